@@ -1,0 +1,5 @@
+"""`python -m outfall` runs the command line."""
+
+from outfall.cli.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""The command line: a thin front over compliance, law and eng."""

@@ -1,0 +1,1 @@
+"""Where law meets engineering: site review and case lifecycles."""

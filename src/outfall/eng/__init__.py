@@ -1,0 +1,1 @@
+"""Hydrology and water quality engine; knows nothing of any town or bylaw."""

@@ -1,0 +1,1 @@
+"""Units, the business-day calendar, money and small shared value types."""

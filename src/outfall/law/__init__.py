@@ -1,0 +1,1 @@
+"""The bylaw as code: parameters by town and date, one module per formalised section."""

@@ -1,0 +1,310 @@
+"""The parameter tree: every number or list the bylaw fixes, by town and effective date.
+
+A town's tree lives in `parameters/<town>/`. `town.yaml` describes the town (and may name a
+town it `inherits` from); `amendments.yaml` lists Town Meeting votes with the vote date and the
+effective date kept apart. Every other YAML file holds parameters: the name of a parameter is
+its file path (without `.yaml`, slashes as dots) followed by its keys, down to a node that has
+`values`. Each value carries `effective` (ISO date), `citation` and, where an amendment made it,
+`amendment`. A value may instead say `not_in_record: true` (the text then in force is not held)
+or `repealed: true`. The loader refuses a value without a citation and a malformed date.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from outfall.law.errors import (
+    NotInForce,
+    NotInRecord,
+    ParameterFileError,
+    UnknownParameter,
+    UnknownTown,
+)
+
+ROOT = Path(__file__).with_name("parameters")
+META_FILES = {"town.yaml", "amendments.yaml"}
+VALUE_KEYS = {
+    "effective",
+    "value",
+    "citation",
+    "amendment",
+    "note",
+    "not_in_record",
+    "repealed",
+    "assumed",
+}
+PARAM_KEYS = {"description", "unit", "values"}
+
+
+@dataclass(frozen=True)
+class Amendment:
+    """A Town Meeting vote that adopted or amended the text: vote and effective date apart."""
+
+    id: str
+    vote_date: dt.date
+    effective_date: dt.date
+    effective_date_assumed: bool
+    note: str = ""
+    sections: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "vote_date": self.vote_date.isoformat(),
+            "effective_date": self.effective_date.isoformat(),
+            "effective_date_assumed": self.effective_date_assumed,
+            "note": self.note,
+            "sections": list(self.sections),
+        }
+
+
+@dataclass(frozen=True)
+class ParamValue:
+    """One dated value of a parameter."""
+
+    name: str
+    effective: dt.date
+    value: Any
+    citation: str
+    amendment: str | None = None
+    note: str = ""
+    not_in_record: bool = False
+    repealed: bool = False
+
+    @property
+    def version(self) -> str:
+        return f"{self.name}@{self.effective.isoformat()}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "value": self.value,
+            "effective": self.effective.isoformat(),
+            "citation": self.citation,
+            "amendment": self.amendment,
+            "note": self.note,
+            "version": self.version,
+        }
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A named parameter: description, unit and its values in effective-date order."""
+
+    name: str
+    description: str
+    unit: str | None
+    values: tuple[ParamValue, ...]
+    source_file: str
+
+    def at(self, as_of: dt.date) -> ParamValue:
+        """The value in force on `as_of`; a named error when none is."""
+        current = None
+        for pv in self.values:
+            if pv.effective <= as_of:
+                current = pv
+        first = self.values[0]
+        if current is None:
+            raise NotInForce(
+                self.name,
+                as_of,
+                f"not in force before {first.effective.isoformat()}",
+                first.citation,
+            )
+        if current.not_in_record:
+            later = [pv for pv in self.values if pv.effective > as_of]
+            until = f" before {later[0].effective.isoformat()}" if later else ""
+            raise NotInRecord(
+                self.name,
+                as_of,
+                f"the text in force{until} is not in our record"
+                + (f" ({current.note})" if current.note else ""),
+                current.citation,
+            )
+        if current.repealed:
+            raise NotInForce(
+                self.name, as_of, f"repealed from {current.effective.isoformat()}", current.citation
+            )
+        return current
+
+
+@dataclass
+class ParameterSet:
+    """A town's parameters (with any inherited from its parent) and its amendments."""
+
+    slug: str
+    meta: dict[str, Any]
+    parameters: dict[str, Parameter]
+    amendments: dict[str, Amendment] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return str(self.meta.get("name", self.slug))
+
+    @property
+    def fictional(self) -> bool:
+        return bool(self.meta.get("fictional", False))
+
+    def names(self) -> list[str]:
+        return sorted(self.parameters)
+
+    def definition(self, name: str) -> Parameter:
+        try:
+            return self.parameters[name]
+        except KeyError:
+            raise UnknownParameter(f"{self.slug} has no parameter named {name!r}") from None
+
+    def get(self, name: str, as_of: dt.date) -> ParamValue:
+        """The value of `name` in force on `as_of`."""
+        return self.definition(name).at(as_of)
+
+    def value(self, name: str, as_of: dt.date) -> Any:
+        return self.get(name, as_of).value
+
+
+def _as_date(raw: Any, where: str) -> dt.date:
+    if isinstance(raw, dt.datetime):
+        raise ParameterFileError(f"{where}: expected a date, got a date and time {raw!r}")
+    if isinstance(raw, dt.date):
+        return raw
+    if isinstance(raw, str):
+        try:
+            return dt.date.fromisoformat(raw)
+        except ValueError:
+            pass
+    raise ParameterFileError(f"{where}: malformed date {raw!r} (expected YYYY-MM-DD)")
+
+
+def _parse_amendments(path: Path) -> dict[str, Amendment]:
+    if not path.exists():
+        return {}
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+    out: dict[str, Amendment] = {}
+    for i, item in enumerate(data):
+        where = f"{path.name}[{i}]"
+        if not isinstance(item, dict) or "id" not in item:
+            raise ParameterFileError(f"{where}: each amendment needs an id")
+        if "effective_date_assumed" not in item:
+            raise ParameterFileError(
+                f"{where}: say whether the effective date is assumed (effective_date_assumed)"
+            )
+        out[item["id"]] = Amendment(
+            id=item["id"],
+            vote_date=_as_date(item.get("vote_date"), f"{where}.vote_date"),
+            effective_date=_as_date(item.get("effective_date"), f"{where}.effective_date"),
+            effective_date_assumed=bool(item["effective_date_assumed"]),
+            note=str(item.get("note", "")),
+            sections=tuple(item.get("sections", ())),
+        )
+    return out
+
+
+def _parse_value(name: str, raw: Any, where: str, amendments: dict[str, Amendment]) -> ParamValue:
+    if not isinstance(raw, dict):
+        raise ParameterFileError(f"{where}: each value must be a mapping")
+    unknown = set(raw) - VALUE_KEYS
+    if unknown:
+        raise ParameterFileError(f"{where}: unknown keys {sorted(unknown)}")
+    citation = raw.get("citation")
+    if not isinstance(citation, str) or not citation.strip():
+        raise ParameterFileError(f"{where}: value without a citation")
+    effective = _as_date(raw.get("effective"), f"{where}.effective")
+    flags = bool(raw.get("not_in_record")) or bool(raw.get("repealed"))
+    if "value" not in raw and not flags:
+        raise ParameterFileError(f"{where}: value missing (or mark not_in_record / repealed)")
+    amendment = raw.get("amendment")
+    if amendment is not None and amendments and amendment not in amendments:
+        raise ParameterFileError(f"{where}: unknown amendment {amendment!r}")
+    return ParamValue(
+        name=name,
+        effective=effective,
+        value=raw.get("value"),
+        citation=citation.strip(),
+        amendment=amendment,
+        note=str(raw.get("note", "")),
+        not_in_record=bool(raw.get("not_in_record", False)),
+        repealed=bool(raw.get("repealed", False)),
+    )
+
+
+def _walk(node: Any, prefix: list[str], src: str, amendments, out: dict[str, Parameter]) -> None:
+    name = ".".join(prefix)
+    if isinstance(node, dict) and "values" in node:
+        unknown = set(node) - PARAM_KEYS
+        if unknown:
+            raise ParameterFileError(f"{src}: {name}: unknown keys {sorted(unknown)}")
+        raw_values = node["values"]
+        if not isinstance(raw_values, list) or not raw_values:
+            raise ParameterFileError(f"{src}: {name}: values must be a non-empty list")
+        values = [
+            _parse_value(name, v, f"{src}: {name}.values[{i}]", amendments)
+            for i, v in enumerate(raw_values)
+        ]
+        values.sort(key=lambda v: v.effective)
+        dates = [v.effective for v in values]
+        if len(set(dates)) != len(dates):
+            raise ParameterFileError(f"{src}: {name}: two values share an effective date")
+        out[name] = Parameter(
+            name=name,
+            description=str(node.get("description", "")),
+            unit=node.get("unit"),
+            values=tuple(values),
+            source_file=src,
+        )
+        return
+    if not isinstance(node, dict) or not node:
+        raise ParameterFileError(f"{src}: {name or '(top)'}: expected a mapping with values")
+    for key, child in node.items():
+        _walk(child, [*prefix, str(key)], src, amendments, out)
+
+
+def load_tree(directory: Path, amendments: dict[str, Amendment]) -> dict[str, Parameter]:
+    """Load every parameter file under `directory` (town.yaml and amendments.yaml excepted)."""
+    out: dict[str, Parameter] = {}
+    for path in sorted(directory.rglob("*.yaml")):
+        if path.parent == directory and path.name in META_FILES:
+            continue
+        rel = path.relative_to(directory).with_suffix("")
+        src = str(path.relative_to(directory.parent))
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except yaml.YAMLError as exc:
+            raise ParameterFileError(f"{src}: not valid YAML: {exc}") from exc
+        _walk(data, list(rel.parts), src, amendments, out)
+    return out
+
+
+def load_parameter_set(slug: str, root: Path = ROOT) -> ParameterSet:
+    """Load a town's parameter set, with the parameters of the town it inherits from."""
+    directory = root / slug
+    meta_path = directory / "town.yaml"
+    if not meta_path.exists():
+        known = ", ".join(available_towns(root)) or "none"
+        raise UnknownTown(f"town={slug!r}: no parameter set (known towns: {known})")
+    meta = yaml.safe_load(meta_path.read_text(encoding="utf-8")) or {}
+    parent_slug = meta.get("inherits")
+    amendments: dict[str, Amendment] = {}
+    parameters: dict[str, Parameter] = {}
+    if parent_slug:
+        parent = load_parameter_set(parent_slug, root)
+        amendments.update(parent.amendments)
+        parameters.update(parent.parameters)
+    amendments.update(_parse_amendments(directory / "amendments.yaml"))
+    parameters.update(load_tree(directory, amendments))
+    return ParameterSet(slug=slug, meta=meta, parameters=parameters, amendments=amendments)
+
+
+def available_towns(root: Path = ROOT) -> list[str]:
+    return sorted(p.name for p in root.iterdir() if (p / "town.yaml").exists())
+
+
+@lru_cache(maxsize=16)
+def town(slug: str = "norfolk") -> ParameterSet:
+    """The cached parameter set for `slug` (Norfolk by default)."""
+    return load_parameter_set(slug)

@@ -1,0 +1,1 @@
+"""The Django web application (the only layer that imports Django)."""
