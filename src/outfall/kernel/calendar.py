@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from functools import lru_cache
 
 import holidays
@@ -25,7 +25,7 @@ import holidays
 SATURDAY = 5
 
 
-class Direction(str, Enum):
+class Direction(StrEnum):
     """How a deadline that lands on a non-business day is moved."""
 
     LATER = "later"

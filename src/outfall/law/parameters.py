@@ -308,3 +308,12 @@ def available_towns(root: Path = ROOT) -> list[str]:
 def town(slug: str = "norfolk") -> ParameterSet:
     """The cached parameter set for `slug` (Norfolk by default)."""
     return load_parameter_set(slug)
+
+
+def as_parameter_set(which: str | ParameterSet | None) -> ParameterSet:
+    """Accept a town slug, a loaded ParameterSet or None (Norfolk)."""
+    if which is None:
+        return town("norfolk")
+    if isinstance(which, ParameterSet):
+        return which
+    return town(which)
