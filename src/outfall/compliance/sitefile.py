@@ -1,0 +1,672 @@
+"""The site file: one YAML or JSON description of a site that the CLI, the web app and checks share.
+
+Parsing turns it into plain dataclasses and validates everything that can be checked without
+running the engine: required fields, types, signs, ranges, names that `to` points at, and cycles
+in the drainage network. Every problem is a `SiteFileError` naming the item and the field.
+The format is documented in docs/site-file.md.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from outfall.kernel.errors import InputError
+
+CONDITIONS = ("pre", "post")
+DISTRIBUTIONS = ("type_iii_24hr", "type_ii_24hr")
+RUNOFF_METHODS = ("weighted_cn", "weighted_runoff")
+HSGS = ("A", "B", "C", "D")
+STORAGE_METHODS = ("prismatic", "conic")
+REACH_METHODS = ("translation", "muskingum_cunge")
+
+
+class SiteFileError(InputError):
+    """A mistake in a site file, located by its path (e.g. conditions.post.ponds[0].outlets[1])."""
+
+    def __init__(self, path: str, value: object, why: str):
+        super().__init__(path, value, why)
+
+
+@dataclass(frozen=True)
+class AreaPart:
+    area_ac: float
+    cn: float | None = None
+    cover: str | None = None
+    hsg: str | None = None
+    impervious: bool = False
+
+
+@dataclass(frozen=True)
+class TcSegment:
+    kind: str
+    params: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Subcatchment:
+    name: str
+    to: str
+    areas: tuple[AreaPart, ...]
+    tc_min: float | None
+    tc_segments: tuple[TcSegment, ...]
+    runoff_method: str
+    path: str
+
+    @property
+    def area_ac(self) -> float:
+        return sum(a.area_ac for a in self.areas)
+
+
+@dataclass(frozen=True)
+class Pond:
+    name: str
+    to: str
+    storage_kind: str
+    storage_table: tuple[tuple[float, float], ...]
+    storage_method: str
+    start_elev_ft: float | None
+    outlets: tuple[dict[str, Any], ...]
+    path: str
+
+
+@dataclass(frozen=True)
+class Reach:
+    name: str
+    to: str
+    method: str
+    params: dict[str, Any]
+    path: str
+
+
+@dataclass(frozen=True)
+class Inflow:
+    name: str
+    to: str
+    hydrograph: tuple[tuple[float, float], ...]
+    path: str
+
+
+@dataclass(frozen=True)
+class Condition:
+    name: str
+    subcatchments: tuple[Subcatchment, ...]
+    ponds: tuple[Pond, ...]
+    reaches: tuple[Reach, ...]
+    inflows: tuple[Inflow, ...]
+    design_points: tuple[str, ...]
+
+    def node_names(self) -> set[str]:
+        return {n.name for n in (*self.subcatchments, *self.ponds, *self.reaches, *self.inflows)}
+
+    def topological_order(self) -> list[str]:
+        """Node names ordered so every node comes after everything that drains to it."""
+        downstream = {
+            n.name: n.to for n in (*self.subcatchments, *self.ponds, *self.reaches, *self.inflows)
+        }
+        indegree = dict.fromkeys(downstream, 0)
+        for target in downstream.values():
+            if target in indegree:
+                indegree[target] += 1
+        ready = sorted(name for name, deg in indegree.items() if deg == 0)
+        order: list[str] = []
+        while ready:
+            name = ready.pop(0)
+            order.append(name)
+            target = downstream[name]
+            if target in indegree:
+                indegree[target] -= 1
+                if indegree[target] == 0:
+                    ready.append(target)
+        return order
+
+
+@dataclass(frozen=True)
+class Rainfall:
+    distribution: str | None
+    table: tuple[tuple[float, float], ...] | None
+    storms: dict[int, float]
+    dt_hr: float
+    span_hr: float
+
+
+@dataclass(frozen=True)
+class BmpTreats:
+    impervious_ac: float
+    land_use: str
+
+
+@dataclass(frozen=True)
+class Bmp:
+    name: str
+    type: str
+    storage_cf: float | None
+    infiltration_rate_in_hr: float | None
+    treats: tuple[BmpTreats, ...]
+    drains_to: str | None
+    pretreatment: tuple[str, ...]
+    infiltrates: bool
+    path: str
+
+
+@dataclass(frozen=True)
+class RechargeSpec:
+    impervious_by_hsg: dict[str, float]
+    infiltrating: tuple[str, ...]
+    impervious_draining_to_recharge_ac: float | None
+    soil_texture: str | None
+    infiltration_rate_in_hr: float | None
+
+
+@dataclass(frozen=True)
+class Project:
+    disturbance_acres: float | None
+    common_plan_acres: float | None = None
+    previously_developed: bool = False
+    roadway_maintenance_only: bool = False
+    widening_lanes: float = 0.0
+    critical_area: bool = False
+    luhppl: bool = False
+    discharges_to_wetlands: bool = False
+    discharges_treated: bool | None = None
+    om_plan_provided: bool | None = None
+    lid_infeasible_reason: str | None = None
+
+
+@dataclass(frozen=True)
+class SiteFile:
+    name: str
+    town: str | None
+    as_of: dt.date | None
+    project: Project
+    rainfall: Rainfall
+    conditions: dict[str, Condition]
+    bmps: tuple[Bmp, ...]
+    recharge: RechargeSpec | None
+    raw: dict[str, Any] = field(repr=False, default_factory=dict)
+
+
+def load_site(path: str | Path) -> SiteFile:
+    """Read a YAML or JSON site file from disk and validate it."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SiteFileError("site", str(path), f"cannot be read ({exc.strerror})") from None
+    return parse_site(text, source=p.name)
+
+
+def parse_site(text: str, source: str = "site") -> SiteFile:
+    """Parse site-file text (YAML, of which JSON is a subset) and validate it."""
+    try:
+        data = json.loads(text) if source.endswith(".json") else yaml.safe_load(text)
+    except (json.JSONDecodeError, yaml.YAMLError) as exc:
+        raise SiteFileError(source, "(file)", f"not valid YAML/JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise SiteFileError(source, type(data).__name__, "the site file must be a mapping")
+    return site_from_dict(data)
+
+
+def site_from_dict(data: dict[str, Any]) -> SiteFile:
+    """Validate a site description already loaded into Python objects."""
+    name = _str(data, "name", "name", required=True)
+    town = _str(data, "town", "town")
+    as_of = _date(data.get("as_of"), "as_of")
+    project = _project(_map(data, "project", "project", required=True))
+    rainfall = _rainfall(_map(data, "rainfall", "rainfall", required=False))
+    conds_raw = _map(data, "conditions", "conditions", required=True)
+    conditions: dict[str, Condition] = {}
+    for cname in CONDITIONS:
+        if cname not in conds_raw:
+            raise SiteFileError(f"conditions.{cname}", None, "is required")
+        conditions[cname] = _condition(cname, conds_raw[cname])
+    extra = set(conds_raw) - set(CONDITIONS)
+    if extra:
+        raise SiteFileError("conditions", sorted(extra), "only 'pre' and 'post' are allowed")
+    pre_points = set(conditions["pre"].design_points)
+    post_points = set(conditions["post"].design_points)
+    if pre_points != post_points:
+        raise SiteFileError(
+            "conditions.post.design_points",
+            sorted(post_points),
+            f"must name the same design points as pre ({sorted(pre_points)})",
+        )
+    bmps = tuple(_bmp(i, b) for i, b in enumerate(_list(data, "bmps", "bmps")))
+    _check_bmp_train(bmps)
+    recharge = _recharge(data.get("recharge"))
+    return SiteFile(name, town, as_of, project, rainfall, conditions, bmps, recharge, data)
+
+
+def _fail(path: str, value: object, why: str) -> SiteFileError:
+    return SiteFileError(path, value, why)
+
+
+def _map(data: dict, key: str, path: str, required: bool = False) -> dict:
+    value = data.get(key)
+    if value is None:
+        if required:
+            raise _fail(path, None, "is required")
+        return {}
+    if not isinstance(value, dict):
+        raise _fail(path, value, "must be a mapping")
+    return value
+
+
+def _list(data: dict, key: str, path: str) -> list:
+    value = data.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise _fail(path, value, "must be a list")
+    return value
+
+
+def _str(data: dict, key: str, path: str, required: bool = False) -> str | None:
+    value = data.get(key)
+    if value is None:
+        if required:
+            raise _fail(path, None, "is required")
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise _fail(path, value, "must be a non-empty text")
+    return value.strip()
+
+
+def _num(
+    value: Any,
+    path: str,
+    *,
+    required: bool = True,
+    positive: bool = False,
+    minimum: float | None = None,
+    maximum: float | None = None,
+) -> float | None:
+    if value is None:
+        if required:
+            raise _fail(path, None, "is required")
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _fail(path, value, "must be a number")
+    number = float(value)
+    if not math.isfinite(number):
+        raise _fail(path, value, "must be a finite number")
+    if positive and number <= 0:
+        raise _fail(path, value, "must be greater than zero")
+    if minimum is not None and number < minimum:
+        raise _fail(path, value, f"must be at least {minimum:g}")
+    if maximum is not None and number > maximum:
+        raise _fail(path, value, f"must be at most {maximum:g}")
+    return number
+
+
+def _bool(value: Any, path: str, default: bool | None = False) -> bool | None:
+    if value is None:
+        return default
+    if not isinstance(value, bool):
+        raise _fail(path, value, "must be true or false")
+    return value
+
+
+def _date(value: Any, path: str) -> dt.date | None:
+    if value is None:
+        return None
+    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
+        return value
+    if isinstance(value, str):
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            pass
+    raise _fail(path, value, "must be a date (YYYY-MM-DD)")
+
+
+def _pairs(
+    value: Any, path: str, *, increasing_first: bool = True
+) -> tuple[tuple[float, float], ...]:
+    if not isinstance(value, list) or len(value) < 2:
+        raise _fail(path, value, "must be a list of at least two [x, y] pairs")
+    out: list[tuple[float, float]] = []
+    for i, row in enumerate(value):
+        if not isinstance(row, list | tuple) or len(row) != 2:
+            raise _fail(f"{path}[{i}]", row, "must be a pair [x, y]")
+        x = _num(row[0], f"{path}[{i}][0]")
+        y = _num(row[1], f"{path}[{i}][1]", minimum=0.0)
+        out.append((x, y))
+    if increasing_first:
+        for i in range(1, len(out)):
+            if out[i][0] <= out[i - 1][0]:
+                raise _fail(f"{path}[{i}][0]", out[i][0], "must be greater than the row before")
+    return tuple(out)
+
+
+def _project(raw: dict) -> Project:
+    p = "project"
+    return Project(
+        disturbance_acres=_num(
+            raw.get("disturbance_acres"), f"{p}.disturbance_acres", required=False, minimum=0.0
+        ),
+        common_plan_acres=_num(
+            raw.get("common_plan_acres"), f"{p}.common_plan_acres", required=False, minimum=0.0
+        ),
+        previously_developed=bool(
+            _bool(raw.get("previously_developed"), f"{p}.previously_developed")
+        ),
+        roadway_maintenance_only=bool(
+            _bool(raw.get("roadway_maintenance_only"), f"{p}.roadway_maintenance_only")
+        ),
+        widening_lanes=_num(raw.get("widening_lanes", 0), f"{p}.widening_lanes", minimum=0.0),
+        critical_area=bool(_bool(raw.get("critical_area"), f"{p}.critical_area")),
+        luhppl=bool(_bool(raw.get("luhppl"), f"{p}.luhppl")),
+        discharges_to_wetlands=bool(
+            _bool(raw.get("discharges_to_wetlands"), f"{p}.discharges_to_wetlands")
+        ),
+        discharges_treated=_bool(raw.get("discharges_treated"), f"{p}.discharges_treated", None),
+        om_plan_provided=_bool(raw.get("om_plan_provided"), f"{p}.om_plan_provided", None),
+        lid_infeasible_reason=_str(raw, "lid_infeasible_reason", f"{p}.lid_infeasible_reason"),
+    )
+
+
+def _rainfall(raw: dict) -> Rainfall:
+    p = "rainfall"
+    dist = raw.get("distribution", "type_iii_24hr")
+    table = None
+    if isinstance(dist, list):
+        table = _pairs(dist, f"{p}.distribution")
+        dist = None
+    elif dist not in DISTRIBUTIONS:
+        raise _fail(
+            f"{p}.distribution", dist, f"must be one of {', '.join(DISTRIBUTIONS)} or a table"
+        )
+    storms_raw = raw.get("storms") or {}
+    if not isinstance(storms_raw, dict):
+        raise _fail(f"{p}.storms", storms_raw, "must map return period (years) to depth (in)")
+    storms: dict[int, float] = {}
+    for key, depth in storms_raw.items():
+        try:
+            years = int(key)
+        except (TypeError, ValueError):
+            raise _fail(f"{p}.storms", key, "return periods must be whole years") from None
+        if years <= 0:
+            raise _fail(f"{p}.storms", key, "return periods must be positive")
+        storms[years] = _num(depth, f"{p}.storms.{key}", positive=True, maximum=30.0)
+    dt_hr = _num(raw.get("dt_hr", 0.05), f"{p}.dt_hr", minimum=0.01, maximum=0.1)
+    span_hr = _num(raw.get("span_hr", 36.0), f"{p}.span_hr", minimum=1.0, maximum=240.0)
+    return Rainfall(dist, table, storms, dt_hr, span_hr)
+
+
+def _condition(cname: str, raw: Any) -> Condition:
+    base = f"conditions.{cname}"
+    if not isinstance(raw, dict):
+        raise _fail(base, raw, "must be a mapping")
+    subs = tuple(
+        _subcatchment(f"{base}.subcatchments[{i}]", s)
+        for i, s in enumerate(_list(raw, "subcatchments", f"{base}.subcatchments"))
+    )
+    if not subs and not raw.get("inflows"):
+        raise _fail(f"{base}.subcatchments", [], "needs at least one subcatchment or inflow")
+    ponds = tuple(
+        _pond(f"{base}.ponds[{i}]", s) for i, s in enumerate(_list(raw, "ponds", f"{base}.ponds"))
+    )
+    reaches = tuple(
+        _reach(f"{base}.reaches[{i}]", s)
+        for i, s in enumerate(_list(raw, "reaches", f"{base}.reaches"))
+    )
+    inflows = tuple(
+        _inflow(f"{base}.inflows[{i}]", s)
+        for i, s in enumerate(_list(raw, "inflows", f"{base}.inflows"))
+    )
+    points_raw = _list(raw, "design_points", f"{base}.design_points")
+    if not points_raw:
+        raise _fail(f"{base}.design_points", [], "name at least one design point")
+    points = []
+    for i, dp in enumerate(points_raw):
+        if not isinstance(dp, str) or not dp.strip():
+            raise _fail(f"{base}.design_points[{i}]", dp, "must be a name")
+        points.append(dp.strip())
+    condition = Condition(cname, subs, ponds, reaches, inflows, tuple(points))
+    _check_network(base, condition)
+    return condition
+
+
+def _named(path: str, raw: Any) -> tuple[str, str]:
+    if not isinstance(raw, dict):
+        raise _fail(path, raw, "must be a mapping")
+    name = _str(raw, "name", f"{path}.name", required=True)
+    to = _str(raw, "to", f"{path}.to", required=True)
+    return name, to
+
+
+def _subcatchment(path: str, raw: Any) -> Subcatchment:
+    name, to = _named(path, raw)
+    path = f"{path} ({name})"
+    areas: list[AreaPart] = []
+    if "areas" in raw:
+        if "area_ac" in raw or "cn" in raw:
+            raise _fail(path, name, "give either area_ac with cn, or areas — not both")
+        parts = raw["areas"]
+        if not isinstance(parts, list) or not parts:
+            raise _fail(f"{path}.areas", parts, "must be a non-empty list")
+        for i, part in enumerate(parts):
+            areas.append(_area_part(f"{path}.areas[{i}]", part))
+    else:
+        area = _num(raw.get("area_ac"), f"{path}.area_ac", positive=True)
+        cn = _num(raw.get("cn"), f"{path}.cn", minimum=30.0, maximum=100.0)
+        areas.append(AreaPart(area, cn=cn))
+    tc_min = _num(raw.get("tc_min"), f"{path}.tc_min", required=False, positive=True)
+    segs_raw = raw.get("tc_segments") or []
+    if not isinstance(segs_raw, list):
+        raise _fail(f"{path}.tc_segments", segs_raw, "must be a list")
+    segments = []
+    for i, seg in enumerate(segs_raw):
+        if not isinstance(seg, dict) or "type" not in seg:
+            raise _fail(f"{path}.tc_segments[{i}]", seg, "needs a type (sheet, shallow, channel)")
+        params = {k: v for k, v in seg.items() if k != "type"}
+        segments.append(TcSegment(str(seg["type"]), params))
+    if tc_min is None and not segments:
+        raise _fail(f"{path}.tc_min", None, "give tc_min or tc_segments")
+    method = raw.get("runoff_method", "weighted_cn")
+    if method not in RUNOFF_METHODS:
+        raise _fail(f"{path}.runoff_method", method, f"must be one of {', '.join(RUNOFF_METHODS)}")
+    return Subcatchment(name, to, tuple(areas), tc_min, tuple(segments), method, path)
+
+
+def _area_part(path: str, raw: Any) -> AreaPart:
+    if not isinstance(raw, dict):
+        raise _fail(path, raw, "must be a mapping")
+    area = _num(raw.get("area_ac"), f"{path}.area_ac", positive=True)
+    if "cn" in raw:
+        cn = _num(raw.get("cn"), f"{path}.cn", minimum=30.0, maximum=100.0)
+        return AreaPart(area, cn=cn, impervious=cn >= 98)
+    cover = _str(raw, "cover", f"{path}.cover", required=True)
+    hsg = raw.get("hsg")
+    if hsg not in HSGS:
+        raise _fail(f"{path}.hsg", hsg, "must be one of A, B, C, D")
+    return AreaPart(area, cover=cover, hsg=hsg, impervious="impervious" in cover.lower())
+
+
+def _pond(path: str, raw: Any) -> Pond:
+    name, to = _named(path, raw)
+    path = f"{path} ({name})"
+    storage = _map(raw, "storage", f"{path}.storage", required=True)
+    if "stage_storage" in storage:
+        kind, table = (
+            "stage_storage",
+            _pairs(storage["stage_storage"], f"{path}.storage.stage_storage"),
+        )
+        for i in range(1, len(table)):
+            if table[i][1] < table[i - 1][1]:
+                raise _fail(
+                    f"{path}.storage.stage_storage[{i}][1]", table[i][1], "storage must not fall"
+                )
+    elif "stage_area" in storage:
+        kind, table = "stage_area", _pairs(storage["stage_area"], f"{path}.storage.stage_area")
+    else:
+        raise _fail(f"{path}.storage", storage, "give stage_storage or stage_area")
+    method = storage.get("method", "prismatic")
+    if method not in STORAGE_METHODS:
+        raise _fail(f"{path}.storage.method", method, "must be prismatic or conic")
+    start = _num(raw.get("start_elev_ft"), f"{path}.start_elev_ft", required=False)
+    if start is not None and not table[0][0] <= start <= table[-1][0]:
+        raise _fail(f"{path}.start_elev_ft", start, "must lie within the storage table's stages")
+    outlets_raw = raw.get("outlets")
+    if not isinstance(outlets_raw, list) or not outlets_raw:
+        raise _fail(f"{path}.outlets", outlets_raw, "a pond needs at least one outlet")
+    outlets = []
+    names = set()
+    for i, dev in enumerate(outlets_raw):
+        if not isinstance(dev, dict) or "type" not in dev:
+            raise _fail(f"{path}.outlets[{i}]", dev, "each outlet needs a type")
+        dev_name = dev.get("name") or f"{dev['type']}_{i + 1}"
+        names.add(dev_name)
+        outlets.append({**dev, "name": dev_name})
+    for i, dev in enumerate(outlets):
+        through = dev.get("through")
+        if through is not None and through not in names:
+            raise _fail(f"{path}.outlets[{i}].through", through, "names no outlet of this pond")
+        if through == dev["name"]:
+            raise _fail(
+                f"{path}.outlets[{i}].through", through, "a device cannot drain into itself"
+            )
+    return Pond(name, to, kind, table, method, start, tuple(outlets), path)
+
+
+def _reach(path: str, raw: Any) -> Reach:
+    name, to = _named(path, raw)
+    path = f"{path} ({name})"
+    method = raw.get("method", "translation")
+    if method not in REACH_METHODS:
+        raise _fail(f"{path}.method", method, f"must be one of {', '.join(REACH_METHODS)}")
+    params = {k: v for k, v in raw.items() if k not in {"name", "to", "method"}}
+    return Reach(name, to, method, params, path)
+
+
+def _inflow(path: str, raw: Any) -> Inflow:
+    name, to = _named(path, raw)
+    path = f"{path} ({name})"
+    return Inflow(name, to, _pairs(raw.get("hydrograph"), f"{path}.hydrograph"), path)
+
+
+def _check_network(base: str, cond: Condition) -> None:
+    nodes = [*cond.subcatchments, *cond.ponds, *cond.reaches, *cond.inflows]
+    seen: dict[str, str] = {}
+    for node in nodes:
+        if node.name in seen:
+            raise _fail(f"{node.path}.name", node.name, f"is used twice in {base}")
+        if node.name in cond.design_points:
+            raise _fail(f"{node.path}.name", node.name, "is also a design point name")
+        seen[node.name] = node.path
+    targets = set(seen) | set(cond.design_points)
+    receivers = {n.name for n in (*cond.ponds, *cond.reaches)} | set(cond.design_points)
+    for node in nodes:
+        if node.to not in targets:
+            raise _fail(f"{node.path}.to", node.to, f"names nothing in {base}")
+        if node.to not in receivers:
+            raise _fail(f"{node.path}.to", node.to, "must be a pond, a reach or a design point")
+    order = cond.topological_order()
+    if len(order) != len(nodes):
+        stuck = sorted(set(seen) - set(order))
+        raise _fail(f"{base}", stuck, "the drainage network has a cycle through these nodes")
+    reached = {node.to for node in nodes}
+    for i, dp in enumerate(cond.design_points):
+        if dp not in reached:
+            raise _fail(f"{base}.design_points[{i}]", dp, "nothing drains to this design point")
+
+
+def _bmp(i: int, raw: Any) -> Bmp:
+    path = f"bmps[{i}]"
+    if not isinstance(raw, dict):
+        raise _fail(path, raw, "must be a mapping")
+    name = _str(raw, "name", f"{path}.name", required=True)
+    path = f"{path} ({name})"
+    btype = _str(raw, "type", f"{path}.type", required=True)
+    storage = _num(raw.get("storage_cf"), f"{path}.storage_cf", required=False, minimum=0.0)
+    rate = _num(
+        raw.get("infiltration_rate_in_hr"),
+        f"{path}.infiltration_rate_in_hr",
+        required=False,
+        minimum=0.0,
+    )
+    treats = []
+    for j, t in enumerate(_list(raw, "treats", f"{path}.treats")):
+        if not isinstance(t, dict):
+            raise _fail(f"{path}.treats[{j}]", t, "must be a mapping")
+        treats.append(
+            BmpTreats(
+                _num(t.get("impervious_ac"), f"{path}.treats[{j}].impervious_ac", minimum=0.0),
+                _str(t, "land_use", f"{path}.treats[{j}].land_use", required=True),
+            )
+        )
+    pre = raw.get("pretreatment") or []
+    if not isinstance(pre, list) or not all(isinstance(x, str) for x in pre):
+        raise _fail(f"{path}.pretreatment", pre, "must be a list of practice names")
+    return Bmp(
+        name,
+        btype,
+        storage,
+        rate,
+        tuple(treats),
+        _str(raw, "drains_to", f"{path}.drains_to"),
+        tuple(pre),
+        bool(_bool(raw.get("infiltrates"), f"{path}.infiltrates")),
+        path,
+    )
+
+
+def _check_bmp_train(bmps: tuple[Bmp, ...]) -> None:
+    names = {b.name for b in bmps}
+    if len(names) != len(bmps):
+        raise _fail("bmps", sorted(b.name for b in bmps), "BMP names must be unique")
+    for b in bmps:
+        if b.drains_to is not None and b.drains_to not in names:
+            raise _fail(f"{b.path}.drains_to", b.drains_to, "names no BMP")
+    nxt = {b.name: b.drains_to for b in bmps}
+    for b in bmps:
+        seen = {b.name}
+        cur = nxt[b.name]
+        while cur is not None:
+            if cur in seen:
+                raise _fail(f"{b.path}.drains_to", b.drains_to, "the treatment train loops")
+            seen.add(cur)
+            cur = nxt[cur]
+
+
+def _recharge(raw: Any) -> RechargeSpec | None:
+    if raw is None:
+        return None
+    p = "recharge"
+    if not isinstance(raw, dict):
+        raise _fail(p, raw, "must be a mapping")
+    by_hsg_raw = raw.get("impervious_by_hsg") or {}
+    if not isinstance(by_hsg_raw, dict) or not by_hsg_raw:
+        raise _fail(f"{p}.impervious_by_hsg", by_hsg_raw, "map soil groups A–D to impervious acres")
+    by_hsg = {}
+    for hsg, acres in by_hsg_raw.items():
+        if hsg not in HSGS:
+            raise _fail(f"{p}.impervious_by_hsg", hsg, "soil groups are A, B, C, D")
+        by_hsg[hsg] = _num(acres, f"{p}.impervious_by_hsg.{hsg}", minimum=0.0)
+    infil = raw.get("infiltrating") or []
+    if not isinstance(infil, list):
+        raise _fail(f"{p}.infiltrating", infil, "must be a list of BMP or pond names")
+    return RechargeSpec(
+        by_hsg,
+        tuple(str(x) for x in infil),
+        _num(
+            raw.get("impervious_draining_to_recharge_ac"),
+            f"{p}.impervious_draining_to_recharge_ac",
+            required=False,
+            minimum=0.0,
+        ),
+        _str(raw, "soil_texture", f"{p}.soil_texture"),
+        _num(
+            raw.get("infiltration_rate_in_hr"),
+            f"{p}.infiltration_rate_in_hr",
+            required=False,
+            positive=True,
+        ),
+    )
