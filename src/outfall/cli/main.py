@@ -7,8 +7,10 @@ Exit status: 0 on success, 2 on bad input or a question the law cannot answer fo
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import importlib
+import io
 import json
 import sys
 from typing import Any
@@ -57,10 +59,14 @@ def build_parser() -> argparse.ArgumentParser:
 def run(argv: list[str] | None = None) -> tuple[int, str, str]:
     """Run a command; return (status, stdout, stderr) without touching the process streams."""
     parser = build_parser()
+    out, err = io.StringIO(), io.StringIO()
     try:
-        args = parser.parse_args(argv)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            args = parser.parse_args(argv)
     except InputError as exc:
         return 2, "", f"outfall: {exc}\n"
+    except SystemExit as exc:
+        return int(exc.code or 0), out.getvalue(), err.getvalue()
     if args.as_of is None:
         args.as_of = dt.date.today()
     try:
@@ -76,10 +82,7 @@ def run(argv: list[str] | None = None) -> tuple[int, str, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    try:
-        status, out, err = run(argv)
-    except SystemExit as exc:
-        return int(exc.code or 0)
+    status, out, err = run(argv)
     sys.stdout.write(out)
     sys.stderr.write(err)
     return status
