@@ -1,0 +1,239 @@
+"""§ 267-14 and § 267-19B: what kind of project it is and which standards bind it."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from outfall.law.errors import NotInForce, NotInRecord
+from outfall.law.parameters import town
+from outfall.law.s267_16_applicability import ProjectFacts
+from outfall.law.s267_19_standards import (
+    STANDARD_IDS,
+    Standard,
+    applicable_standards,
+    classify_project,
+    standard,
+)
+
+REWRITE = dt.date(2021, 11, 9)
+RETENTION_AMENDMENT = dt.date(2022, 5, 10)
+LAW = dt.date(2024, 6, 3)
+
+
+def kind(as_of: dt.date = LAW, **facts) -> str:
+    return classify_project(ProjectFacts(**facts), as_of=as_of).outcome
+
+
+def standards(as_of: dt.date = LAW, **facts) -> list[Standard]:
+    return applicable_standards(ProjectFacts(**facts), as_of=as_of).outcome
+
+
+def binding(as_of: dt.date = LAW, **facts) -> set[str]:
+    return {s.id for s in standards(as_of, **facts) if s.applies}
+
+
+# --- § 267-14: new development and redevelopment ---------------------------------------------
+
+
+def test_one_acre_or_more_disturbed_on_land_never_developed_is_new_development():
+    assert kind(disturbance_acres=1.0) == "new_development"
+
+
+def test_one_acre_or_more_disturbed_on_a_previously_developed_site_is_redevelopment():
+    assert kind(disturbance_acres=1.0, previously_developed=True) == "redevelopment"
+
+
+def test_a_project_below_the_threshold_is_neither_and_no_standard_binds_it():
+    assert kind(disturbance_acres=0.5) == "not_applicable"
+    assert binding(disturbance_acres=0.5) == set()
+
+
+def test_a_lot_in_a_common_plan_of_exactly_one_acre_is_new_development_under_our_reading():
+    assert kind(disturbance_acres=0.3, common_plan_acres=1.0) == "new_development"
+
+
+def test_an_exempt_project_is_not_applicable():
+    assert (
+        kind(disturbance_acres=3.0, exemptions=("fencing",), terrain_drainage_change="none")
+        == "not_applicable"
+    )
+
+
+def test_routine_maintenance_is_not_applicable():
+    assert kind(disturbance_acres=3.0, routine_maintenance=True) == "not_applicable"
+
+
+# --- § 267-19B(4)(c): the roadway carve-out --------------------------------------------------
+
+
+def test_repaving_and_widening_by_less_than_a_lane_is_roadway_maintenance():
+    assert (
+        kind(disturbance_acres=2.0, roadway_maintenance_only=True, widening_lanes=0.5)
+        == "roadway_maintenance"
+    )
+
+
+def test_widening_a_road_by_a_full_lane_loses_the_carve_out_and_is_redevelopment():
+    assert (
+        kind(disturbance_acres=2.0, roadway_maintenance_only=True, widening_lanes=1.0)
+        == "redevelopment"
+    )
+
+
+def test_roadway_maintenance_need_not_meet_the_removal_standard_but_must_improve_conditions():
+    found = standards(disturbance_acres=2.0, roadway_maintenance_only=True)
+    tss = standard(found, "tss_tp_removal")
+    assert tss.applies is False
+    assert tss.threshold == {"improve_existing_conditions_unless_infeasible": True}
+    assert "improve existing conditions" in tss.note
+    for sid in ("peak_rate", "recharge", "lid", "untreated_discharge", "handbook_consistency"):
+        assert standard(found, sid).applies is False
+
+
+def test_roadway_maintenance_still_needs_pretreatment_erosion_control_and_an_om_plan():
+    assert binding(disturbance_acres=2.0, roadway_maintenance_only=True) == {
+        "pretreatment",
+        "erosion_control",
+        "om_plan",
+    }
+
+
+# --- § 267-19B(4)(a): new development --------------------------------------------------------
+
+
+def test_new_development_must_remove_90_percent_tss_and_60_percent_phosphorus():
+    tss = standard(standards(disturbance_acres=2.0), "tss_tp_removal")
+    assert tss.citation == "§ 267-19B(4)(a)"
+    assert tss.threshold["tss_removal_pct"] == 90
+    assert tss.threshold["tp_removal_pct"] == 60
+    assert tss.threshold["retention_depth_in"] == 1.0
+    assert tss.threshold["methods"] == [
+        "bmp_performance",
+        "retention",
+        "combination",
+        "offsite_mitigation_same_huc12",
+    ]
+    assert tss.to_maximum_extent_practicable is False
+
+
+def test_new_development_compares_peak_rates_at_the_2_10_and_100_year_storms():
+    peak = standard(standards(disturbance_acres=2.0), "peak_rate")
+    assert peak.applies and peak.threshold["design_storms_years"] == [2, 10, 100]
+    assert peak.citation == "§ 267-19B(1)"
+
+
+def test_recharge_is_to_the_maximum_extent_practicable_even_for_new_development():
+    assert standard(standards(disturbance_acres=2.0), "recharge").to_maximum_extent_practicable
+
+
+def test_every_standard_is_listed_once_in_the_stable_order():
+    found = standards(disturbance_acres=2.0)
+    assert tuple(s.id for s in found) == STANDARD_IDS
+
+
+def test_luhppl_and_critical_area_bind_only_when_the_facts_say_so():
+    assert "luhppl" not in binding(disturbance_acres=2.0)
+    assert "critical_area" not in binding(disturbance_acres=2.0)
+    assert {"luhppl", "critical_area"} <= binding(
+        disturbance_acres=2.0, luhppl=True, critical_area=True
+    )
+
+
+def test_the_critical_area_standard_lists_the_kinds_of_critical_area():
+    found = standard(standards(disturbance_acres=2.0, critical_area=True), "critical_area")
+    assert "shellfish beds" in found.threshold["critical_area_kinds"]
+
+
+def test_a_standard_serialises_with_its_threshold():
+    found = standard(standards(disturbance_acres=2.0), "pretreatment").as_dict()
+    assert found["id"] == "pretreatment"
+    assert found["citation"] == "§ 267-19B(4)(c)"
+    assert found["threshold"] == {"infiltration_without_pretreatment_allowed": False}
+
+
+# --- § 267-19B(4)(b): redevelopment ----------------------------------------------------------
+
+
+def test_redevelopment_must_remove_80_percent_tss_and_50_percent_phosphorus_as_far_as_practicable():
+    tss = standard(standards(disturbance_acres=2.0, previously_developed=True), "tss_tp_removal")
+    assert tss.citation == "§ 267-19B(4)(b)"
+    assert (tss.threshold["tss_removal_pct"], tss.threshold["tp_removal_pct"]) == (80, 50)
+    assert tss.to_maximum_extent_practicable is True
+    assert "improve existing conditions" in tss.note
+
+
+def test_the_empty_redevelopment_item_1_is_read_as_parallel_and_says_so():
+    found = applicable_standards(
+        ProjectFacts(disturbance_acres=2.0, previously_developed=True), as_of=LAW
+    )
+    tss = standard(found.outcome, "tss_tp_removal")
+    assert "§ 267-19B(4)(b)[1] is empty" in tss.note
+    assert "bmp_performance" in tss.threshold["methods"]
+    assert "§ 267-19B(4)(b)[1]" in [r.citation for r in found.reasons]
+
+
+def test_redevelopment_does_not_soften_pretreatment_erosion_control_or_the_om_plan():
+    found = standards(disturbance_acres=2.0, previously_developed=True)
+    for sid in ("pretreatment", "erosion_control", "om_plan"):
+        assert standard(found, sid).applies
+        assert standard(found, sid).to_maximum_extent_practicable is False
+
+
+# --- Dates: the 11-9-2021 rewrite and the 5-10-2022 amendment --------------------------------
+
+
+def test_the_standards_in_force_before_the_2021_rewrite_are_not_in_our_record():
+    facts = ProjectFacts(disturbance_acres=2.0)
+    with pytest.raises(NotInRecord):
+        applicable_standards(facts, as_of=REWRITE - dt.timedelta(days=1))
+    with pytest.raises(NotInRecord):
+        classify_project(facts, as_of=REWRITE - dt.timedelta(days=1))
+    assert classify_project(facts, as_of=REWRITE).outcome == "new_development"
+    assert standard(applicable_standards(facts, as_of=REWRITE).outcome, "tss_tp_removal").applies
+
+
+def test_before_article_ii_there_is_no_standard_at_all():
+    with pytest.raises(NotInForce):
+        classify_project(ProjectFacts(disturbance_acres=2.0), as_of=dt.date(2007, 10, 22))
+
+
+def _retention_use(as_of: dt.date):
+    found = applicable_standards(
+        ProjectFacts(disturbance_acres=2.0, previously_developed=True), as_of=as_of
+    )
+    (use,) = [
+        p
+        for p in found.parameters
+        if p.name == "s267_19.water_quality.redevelopment.retention_depth_in"
+    ]
+    return found, use
+
+
+def test_the_2022_amendment_of_the_redevelopment_retention_item_keeps_one_inch():
+    before, use_before = _retention_use(RETENTION_AMENDMENT - dt.timedelta(days=1))
+    after, use_after = _retention_use(RETENTION_AMENDMENT)
+    assert use_before.amendment == "11-9-2021 STM Art. 13"
+    assert use_after.amendment == "5-10-2022 ATM Art. 18"
+    assert use_after.citation == "§ 267-19B(4)(b)[2]"
+    assert use_before.value == use_after.value == 1.0
+    for found in (before, after):
+        assert standard(found.outcome, "tss_tp_removal").threshold["retention_depth_in"] == 1.0
+
+
+def test_every_section_19_parameter_starts_not_in_record_and_is_restated_in_2021():
+    params = town("norfolk")
+    mine = [
+        n
+        for n in params.names()
+        if n.split(".")[1]
+        in {"water_quality", "peak_rate", "roadway", "handbook", "critical_areas"}
+        and n.startswith("s267_19.")
+    ]
+    assert len(mine) >= 12
+    for name in mine:
+        values = params.definition(name).values
+        assert values[0].effective == dt.date(2007, 10, 23) and values[0].not_in_record
+        restated = [v for v in values if v.effective == REWRITE]
+        assert restated and restated[0].amendment == "11-9-2021 STM Art. 13"
