@@ -184,7 +184,10 @@ def _as_date(raw: Any, where: str) -> dt.date:
 def _parse_amendments(path: Path) -> dict[str, Amendment]:
     if not path.exists():
         return {}
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+    except (yaml.YAMLError, ValueError) as exc:
+        raise ParameterFileError(f"{path.name}: malformed ({exc})") from exc
     out: dict[str, Amendment] = {}
     for i, item in enumerate(data):
         where = f"{path.name}[{i}]"
@@ -276,6 +279,8 @@ def load_tree(directory: Path, amendments: dict[str, Amendment]) -> dict[str, Pa
             data = yaml.safe_load(path.read_text(encoding="utf-8"))
         except yaml.YAMLError as exc:
             raise ParameterFileError(f"{src}: not valid YAML: {exc}") from exc
+        except ValueError as exc:
+            raise ParameterFileError(f"{src}: malformed date or value ({exc})") from exc
         _walk(data, list(rel.parts), src, amendments, out)
     return out
 
