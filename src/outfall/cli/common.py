@@ -23,7 +23,7 @@ class Result:
 def common_parser() -> argparse.ArgumentParser:
     """The options every command takes (DESIGN.md: every command takes --as-of and --town)."""
     parent = argparse.ArgumentParser(add_help=False)
-    parent.add_argument("--town", default="norfolk", help="town parameter set (default: norfolk)")
+    parent.add_argument("--town", default=None, help="town parameter set (default: norfolk)")
     parent.add_argument(
         "--as-of",
         dest="as_of",
@@ -33,6 +33,14 @@ def common_parser() -> argparse.ArgumentParser:
     )
     parent.add_argument("--json", action="store_true", help="print one JSON object")
     return parent
+
+
+def mark_given(args: argparse.Namespace) -> None:
+    """Record whether --as-of and --town were given, before defaults are filled in."""
+    args.as_of_given = args.as_of is not None
+    args.town_given = args.town is not None
+    if args.town is None:
+        args.town = "norfolk"
 
 
 def parse_date(field_name: str, raw: str) -> dt.date:

@@ -15,7 +15,7 @@ import json
 import sys
 from typing import Any
 
-from outfall.cli.common import Result, common_parser, jsonable
+from outfall.cli.common import Result, common_parser, jsonable, mark_given
 from outfall.kernel.errors import InputError
 from outfall.law.errors import LawError
 
@@ -67,6 +67,7 @@ def run(argv: list[str] | None = None) -> tuple[int, str, str]:
         return 2, "", f"outfall: {exc}\n"
     except SystemExit as exc:
         return int(exc.code or 0), out.getvalue(), err.getvalue()
+    mark_given(args)
     if args.as_of is None:
         args.as_of = dt.date.today()
     try:
