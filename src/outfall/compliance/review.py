@@ -16,8 +16,6 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from outfall.compliance.sitefile import Bmp, Condition, Pond, SiteFile, SiteFileError
 from outfall.eng import outlets as eo
 from outfall.eng import quality, recharge, tss_credits
@@ -99,7 +97,8 @@ class NodeResult:
     kind: str
     values: dict[str, Any]
     hydrograph: Hydrograph
-    stage_ft: np.ndarray | None = None
+    stage: Hydrograph | None = None
+    """For ponds: the water-surface elevation (ft) on the routing grid, as a series."""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -593,7 +592,6 @@ def _run_condition(
                     raise
                 raise SiteFileError(exc.field, exc.value, exc.why) from None
             out = routed.outflow.on_grid(0.0, dt_hr, n)
-            stage = routed.stage_ft
             values = {
                 "peak_inflow_cfs": round(routed.peak_inflow_cfs, 3),
                 "peak_outflow_cfs": round(routed.peak_outflow_cfs, 3),
@@ -606,9 +604,8 @@ def _run_condition(
                 "outflow_volume_cf": round(routed.outflow.volume_cf, 0),
                 "discarded_volume_cf": round(routed.discarded.volume_cf, 0),
                 "mass_balance_error_pct": round(100.0 * routed.mass_balance_error, 3),
-                "stage_times_hr": routed.outflow.t0_hr,
-                "stage_dt_hr": routed.outflow.dt_hr,
             }
+            stage = Hydrograph(routed.outflow.t0_hr, routed.outflow.dt_hr, routed.stage_ft)
         else:
             came = inflow.get(name, zero)
             out = _route_reach(node, came).on_grid(0.0, dt_hr, n)
