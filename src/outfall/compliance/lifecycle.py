@@ -1,0 +1,425 @@
+"""Case lifecycles as explicit state machines whose guards ask the law (no side effects).
+
+A machine is a table of transitions: name, the states it leaves, the state it enters, the
+section it acts under, and a guard. A guard reads a facts object and returns the reasons the
+transition may not happen (an empty list when it may). Pages, the API and the command line all
+go through `attempt`, so an illegal transition is impossible from any of them.
+
+The permit machine follows Article II: § 267-18 (application, completeness, hearing, decision,
+constructive approval), § 267-21 (surety), § 267-22 (inspections), § 267-18I (as-builts) and
+§ 267-24 (certificate). The O&M obligations of § 267-20 outlive the closed file.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from outfall.law import (
+    s267_18_procedure,
+    s267_19_plan_contents,
+    s267_21_surety,
+    s267_22_inspections,
+    s267_24_certificate,
+)
+from outfall.law.determination import Reason
+from outfall.law.parameters import ParameterSet, as_parameter_set
+
+
+class PermitState(StrEnum):
+    """Where a stormwater management permit application stands."""
+
+    DRAFT = "draft"
+    SUBMITTED = "submitted"
+    INCOMPLETE = "incomplete"
+    COMPLETE = "complete"
+    HEARING_SCHEDULED = "hearing_scheduled"
+    HEARING_OPEN = "hearing_open"
+    HEARING_CLOSED = "hearing_closed"
+    APPROVED = "approved"
+    APPROVED_WITH_CONDITIONS = "approved_with_conditions"
+    DISAPPROVED = "disapproved"
+    CONSTRUCTIVELY_APPROVED = "constructively_approved"
+    ISSUED = "issued"
+    UNDER_CONSTRUCTION = "under_construction"
+    CONSTRUCTION_COMPLETE = "construction_complete"
+    CERTIFIED = "certified"
+    CLOSED = "closed"
+    WITHDRAWN = "withdrawn"
+
+
+STATE_LABELS = {
+    PermitState.DRAFT: "Draft",
+    PermitState.SUBMITTED: "Submitted, awaiting completeness review",
+    PermitState.INCOMPLETE: "Incomplete",
+    PermitState.COMPLETE: "Complete: the hearing clock is running",
+    PermitState.HEARING_SCHEDULED: "Hearing scheduled",
+    PermitState.HEARING_OPEN: "Hearing open",
+    PermitState.HEARING_CLOSED: "Hearing closed: decision due",
+    PermitState.APPROVED: "Approved",
+    PermitState.APPROVED_WITH_CONDITIONS: "Approved with conditions",
+    PermitState.DISAPPROVED: "Disapproved",
+    PermitState.CONSTRUCTIVELY_APPROVED: "Approved by failure to act",
+    PermitState.ISSUED: "Permit issued",
+    PermitState.UNDER_CONSTRUCTION: "Under construction",
+    PermitState.CONSTRUCTION_COMPLETE: "Construction complete: as-builts and final inspection",
+    PermitState.CERTIFIED: "Certificate of completion issued",
+    PermitState.CLOSED: "Closed (O&M obligations continue)",
+    PermitState.WITHDRAWN: "Withdrawn",
+}
+
+PENDING_DECISION = (
+    PermitState.COMPLETE,
+    PermitState.HEARING_SCHEDULED,
+    PermitState.HEARING_OPEN,
+    PermitState.HEARING_CLOSED,
+)
+APPROVED_STATES = (
+    PermitState.APPROVED,
+    PermitState.APPROVED_WITH_CONDITIONS,
+    PermitState.CONSTRUCTIVELY_APPROVED,
+)
+
+
+@dataclass
+class PermitFacts:
+    """What the guards need to know about an application; the web layer fills it from records."""
+
+    town: str | ParameterSet | None = None
+    law_date: dt.date | None = None
+    today: dt.date | None = None
+    plan_items: dict[str, dict] = field(default_factory=dict)
+    owner_signatures_complete: bool = False
+    abutters_list_certified: bool = False
+    om_plan_provided: bool = False
+    fees_paid: bool = False
+    town_clerk_filed: bool = False
+    complete_on: dt.date | None = None
+    hearing_on: dt.date | None = None
+    notice_given_on: dt.date | None = None
+    hearing_opened_on: dt.date | None = None
+    hearing_closed_on: dt.date | None = None
+    extended_to: dt.date | None = None
+    waivers_pending: int = 0
+    town_clerk_certified_constructive_approval: bool = False
+    surety_required: bool = False
+    surety_posted: bool = False
+    inspections_done: tuple[str, ...] = ()
+    underground_drainage: bool = True
+    record_plan_submitted: bool = False
+    as_built_received: bool = False
+    final_inspection_passed: bool = False
+    om_plan_on_file: bool = False
+    easements_required: bool = True
+    easements_recorded: bool = False
+
+    @property
+    def params(self) -> ParameterSet:
+        return as_parameter_set(self.town)
+
+    @property
+    def as_of(self) -> dt.date:
+        return self.law_date or self.today or dt.date.today()
+
+
+Guard = Callable[[PermitFacts], list[Reason]]
+
+
+@dataclass(frozen=True)
+class Transition:
+    """One legal step: from which states, to which state, under which section, if the guard allows."""
+
+    name: str
+    sources: tuple[PermitState, ...]
+    target: PermitState
+    citation: str
+    label: str
+    guard: Guard | None = None
+
+
+class TransitionNotAllowed(Exception):
+    """A transition asked for that the machine or the law does not allow now."""
+
+    def __init__(self, transition: str, state: str, reasons: list[Reason]):
+        self.transition = transition
+        self.state = state
+        self.reasons = reasons
+        why = "; ".join(f"{r.text} ({r.citation})" for r in reasons) or "not allowed"
+        super().__init__(f"{transition} from {state}: {why}")
+
+
+def _complete_guard(f: PermitFacts) -> list[Reason]:
+    reasons: list[Reason] = []
+    plan = s267_19_plan_contents.plan_completeness(f.plan_items, as_of=f.as_of, town=f.params)
+    if plan.outcome != "complete":
+        missing = ", ".join(plan.details.get("missing", [])) or "items"
+        reasons.append(Reason("§ 267-19A", f"the stormwater management plan lacks: {missing}"))
+    if not f.owner_signatures_complete:
+        reasons.append(
+            Reason("§ 267-18A", "the application form lacks the signature of every owner")
+        )
+    if not f.abutters_list_certified:
+        reasons.append(Reason("§ 267-18A", "no abutters list certified by the Assessors"))
+    if not f.om_plan_provided:
+        reasons.append(Reason("§ 267-18A", "no operation and maintenance plan (§ 267-20)"))
+    if not f.fees_paid:
+        reasons.append(
+            Reason("§ 267-18D", "the application and technical review fees are not paid")
+        )
+    return reasons
+
+
+def _schedule_guard(f: PermitFacts) -> list[Reason]:
+    if f.complete_on is None or f.hearing_on is None:
+        return [Reason("§ 267-18E", "a hearing date and the completeness date are needed")]
+    if f.hearing_on < f.complete_on:
+        return [Reason("§ 267-18E", "the hearing cannot be before the application was complete")]
+    return []
+
+
+def _open_guard(f: PermitFacts) -> list[Reason]:
+    if f.hearing_on is None:
+        return [Reason("§ 267-18E", "no hearing is scheduled")]
+    det = s267_18_procedure.permit_deadlines(
+        f.complete_on or f.hearing_on, hearing=f.hearing_on, as_of=f.as_of, town=f.params
+    )
+    notice = next(d for d in det.outcome if d.key == "notice_by")
+    if f.notice_given_on is None:
+        return [Reason("§ 267-18E", "notice of the hearing has not been recorded")]
+    if f.notice_given_on > notice.due:
+        return [
+            Reason(
+                "§ 267-18E",
+                f"notice given on {f.notice_given_on.isoformat()} is later than "
+                f"{notice.due.isoformat()}, at least 7 days before the hearing",
+            )
+        ]
+    return []
+
+
+def _close_guard(f: PermitFacts) -> list[Reason]:
+    if f.waivers_pending:
+        return [
+            Reason(
+                "§ 267-23C",
+                f"{f.waivers_pending} waiver request(s) must be voted at the close of the hearing",
+            )
+        ]
+    return []
+
+
+def _constructive_guard(f: PermitFacts) -> list[Reason]:
+    if f.complete_on is None:
+        return [Reason("§ 267-18G", "the application was never complete, so no clock ran")]
+    det = s267_18_procedure.permit_deadlines(
+        f.complete_on,
+        hearing=f.hearing_opened_on,
+        hearing_closed=f.hearing_closed_on,
+        extended_to=f.extended_to,
+        as_of=f.as_of,
+        town=f.params,
+    )
+    day = next((d for d in det.outcome if d.key == "constructive_approval_on"), None)
+    today = f.today or dt.date.today()
+    if day is None:
+        return [Reason("§ 267-18G", "the time for the Board to act has not started to run out")]
+    if today < day.due:
+        return [
+            Reason(
+                "§ 267-18G", f"the Board's time has not run: approval by inaction from {day.due}"
+            )
+        ]
+    if not f.town_clerk_certified_constructive_approval:
+        return [Reason("§ 267-18G", "the Town Clerk has not certified that the time has passed")]
+    return []
+
+
+def _start_guard(f: PermitFacts) -> list[Reason]:
+    reasons: list[Reason] = []
+    if f.surety_required and not f.surety_posted:
+        reasons.append(Reason("§ 267-21", "the surety the Board required is not posted"))
+    return reasons
+
+
+def _complete_construction_guard(f: PermitFacts) -> list[Reason]:
+    det = s267_22_inspections.next_inspection_allowed(
+        list(f.inspections_done),
+        "final",
+        record_plan_submitted=True,
+        underground_drainage=f.underground_drainage,
+        as_of=f.as_of,
+        town=f.params,
+    )
+    return [] if det.outcome else list(det.reasons)
+
+
+def _certificate_guard(f: PermitFacts) -> list[Reason]:
+    det = s267_24_certificate.certificate_prerequisites(
+        f.final_inspection_passed,
+        f.as_built_received,
+        f.om_plan_on_file,
+        f.easements_recorded,
+        easements_required=f.easements_required,
+        as_of=f.as_of,
+        town=f.params,
+    )
+    if det.outcome:
+        return []
+    unmet = det.details.get("unmet", [])
+    return [Reason(u["citation"], u["why"]) for u in unmet] or list(det.reasons)
+
+
+def _full_release_guard(f: PermitFacts) -> list[Reason]:
+    det = s267_21_surety.surety_release_allowed(
+        "full",
+        final_inspection_report_received=f.final_inspection_passed,
+        certificate_issued=True,
+        as_of=f.as_of,
+        town=f.params,
+    )
+    return [] if det.outcome else list(det.reasons)
+
+
+S = PermitState
+PERMIT_TRANSITIONS: tuple[Transition, ...] = (
+    Transition("submit", (S.DRAFT,), S.SUBMITTED, "§ 267-18A", "Submit the application"),
+    Transition(
+        "find_incomplete",
+        (S.SUBMITTED,),
+        S.INCOMPLETE,
+        "§ 267-18A",
+        "Find the application incomplete",
+    ),
+    Transition("resubmit", (S.INCOMPLETE,), S.SUBMITTED, "§ 267-18A", "Resubmit the application"),
+    Transition(
+        "find_complete",
+        (S.SUBMITTED,),
+        S.COMPLETE,
+        "§ 267-18E",
+        "Find the application complete (starts the 45-day clock)",
+        _complete_guard,
+    ),
+    Transition(
+        "schedule_hearing",
+        (S.COMPLETE, S.HEARING_SCHEDULED),
+        S.HEARING_SCHEDULED,
+        "§ 267-18E",
+        "Schedule the public hearing",
+        _schedule_guard,
+    ),
+    Transition(
+        "open_hearing",
+        (S.HEARING_SCHEDULED,),
+        S.HEARING_OPEN,
+        "§ 267-18E",
+        "Open the public hearing",
+        _open_guard,
+    ),
+    Transition(
+        "continue_hearing",
+        (S.HEARING_OPEN,),
+        S.HEARING_OPEN,
+        "§ 267-18E",
+        "Continue the hearing to another date",
+    ),
+    Transition(
+        "close_hearing",
+        (S.HEARING_OPEN,),
+        S.HEARING_CLOSED,
+        "§ 267-18E",
+        "Close the hearing (waivers voted, § 267-23C)",
+        _close_guard,
+    ),
+    Transition("approve", (S.HEARING_CLOSED,), S.APPROVED, "§ 267-18F(1)", "Approve"),
+    Transition(
+        "approve_with_conditions",
+        (S.HEARING_CLOSED,),
+        S.APPROVED_WITH_CONDITIONS,
+        "§ 267-18F(2)",
+        "Approve with conditions",
+    ),
+    Transition("disapprove", (S.HEARING_CLOSED,), S.DISAPPROVED, "§ 267-18F(3)", "Disapprove"),
+    Transition(
+        "certify_constructive_approval",
+        PENDING_DECISION,
+        S.CONSTRUCTIVELY_APPROVED,
+        "§ 267-18G",
+        "Record the Town Clerk's certification of approval by failure to act",
+        _constructive_guard,
+    ),
+    Transition("issue_permit", APPROVED_STATES, S.ISSUED, "§ 267-18G", "Issue the permit"),
+    Transition(
+        "start_construction",
+        (S.ISSUED,),
+        S.UNDER_CONSTRUCTION,
+        "§ 267-21",
+        "Start land disturbance",
+        _start_guard,
+    ),
+    Transition(
+        "complete_construction",
+        (S.UNDER_CONSTRUCTION,),
+        S.CONSTRUCTION_COMPLETE,
+        "§ 267-18I",
+        "Record completion of construction (as-builts due within a year)",
+        _complete_construction_guard,
+    ),
+    Transition(
+        "issue_certificate",
+        (S.CONSTRUCTION_COMPLETE,),
+        S.CERTIFIED,
+        "§ 267-24",
+        "Issue the certificate of completion",
+        _certificate_guard,
+    ),
+    Transition(
+        "close_file",
+        (S.CERTIFIED, S.DISAPPROVED, S.WITHDRAWN),
+        S.CLOSED,
+        "§ 267-20",
+        "Close the permit file (O&M obligations continue)",
+    ),
+    Transition(
+        "withdraw",
+        (S.DRAFT, S.SUBMITTED, S.INCOMPLETE, *PENDING_DECISION),
+        S.WITHDRAWN,
+        "§ 267-18A",
+        "Withdraw the application",
+    ),
+)
+
+TRANSITIONS_BY_NAME = {t.name: t for t in PERMIT_TRANSITIONS}
+
+
+def transition(name: str) -> Transition:
+    try:
+        return TRANSITIONS_BY_NAME[name]
+    except KeyError:
+        raise TransitionNotAllowed(name, "?", [Reason("§ 267-18", "no such step")]) from None
+
+
+def available(state: str) -> list[Transition]:
+    """Transitions whose source states include `state` (guards not yet asked)."""
+    return [t for t in PERMIT_TRANSITIONS if state in t.sources]
+
+
+def blockers(name: str, state: str, facts: PermitFacts) -> list[Reason]:
+    """Why `name` cannot happen from `state` with these facts (empty when it can)."""
+    t = transition(name)
+    if state not in t.sources:
+        allowed = ", ".join(s.value for s in t.sources)
+        return [Reason(t.citation, f"'{t.label}' is possible only from: {allowed}")]
+    return t.guard(facts) if t.guard else []
+
+
+def attempt(name: str, state: str, facts: PermitFacts) -> Transition:
+    """The transition if allowed now; otherwise TransitionNotAllowed with every reason."""
+    reasons = blockers(name, state, facts)
+    if reasons:
+        raise TransitionNotAllowed(name, state, reasons)
+    return transition(name)
+
+
+SURETY_FULL_RELEASE_GUARD = _full_release_guard
