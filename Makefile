@@ -3,32 +3,49 @@ PY      ?= python3
 VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
+NPMSTAMP := node_modules/.installed
+PG_URL  ?= postgres://postgres@127.0.0.1:5432/outfall
+DEMO_ENV := OUTFALL_DEBUG=1
 
-.PHONY: install demo test lint bench clean
+.PHONY: install demo serve test lint test-sqlite test-postgres test-browser bench clean
 
 $(STAMP): pyproject.toml
+	scripts/ensure-system-packages
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev,bench]'
 	touch $(STAMP)
 
-install: $(STAMP)
+$(NPMSTAMP): package.json
+	npm install --no-audit --no-fund --silent
+	touch $(NPMSTAMP)
 
-demo: $(STAMP)
-	$(BIN)/outfall law coverage --summary
-	$(BIN)/outfall applicability --disturbance-acres 2.4 --as-of 2026-06-01
-	$(BIN)/outfall deadlines permit --complete 2026-02-02 --hearing 2026-03-10 --hearing-closed 2026-03-10
+install: $(STAMP) $(NPMSTAMP)
+
+demo: install
 	$(BIN)/outfall check examples/sites/maple-street-subdivision.yaml --as-of 2026-06-01
+	$(DEMO_ENV) $(BIN)/python manage.py migrate --noinput
+	$(DEMO_ENV) $(BIN)/python manage.py demo_data
+	$(DEMO_ENV) $(BIN)/python manage.py runserver 127.0.0.1:8000
 
-lint: $(STAMP)
-	$(BIN)/ruff check src tests
-	$(BIN)/ruff format --check src tests
+lint: install
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
 
-test: lint
+test-sqlite: install
 	$(BIN)/pytest -n auto
 
-bench: $(STAMP)
+test-postgres: install
+	scripts/ensure-postgres
+	DATABASE_URL=$(PG_URL) $(BIN)/pytest -n auto tests/web
+
+test-browser: install
+	$(BIN)/pytest -m browser -p no:xdist tests/browser
+
+test: lint test-sqlite test-postgres test-browser
+
+bench: install
 	$(BIN)/python -m bench
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) node_modules .pytest_cache .ruff_cache .hypothesis var

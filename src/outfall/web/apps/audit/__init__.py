@@ -1,0 +1,1 @@
+"""The audit trail: who did what, when, under which section — written in the same transaction."""

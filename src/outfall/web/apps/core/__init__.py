@@ -1,0 +1,1 @@
+"""Towns, people and their roles, and the pages every user shares."""

@@ -1,0 +1,1 @@
+"""Stormwater management permits (Article II of Chapter 267)."""

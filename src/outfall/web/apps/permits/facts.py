@@ -1,0 +1,71 @@
+"""Build the lifecycle's PermitFacts from an application's records (a read, no side effects)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.utils import timezone
+
+from outfall.compliance.lifecycle import PermitFacts
+from outfall.web.apps.permits.models import Application
+
+
+def permit_facts(application: Application, *, today: dt.date | None = None) -> PermitFacts:
+    a = application
+    hearing = getattr(a, "hearing", None) if _has(a, "hearing") else None
+    fees = list(a.fees.all())
+    notice_dates = []
+    if hearing is not None:
+        notice_dates = [
+            d
+            for d in (
+                hearing.notice_published_on,
+                hearing.notice_posted_on,
+                hearing.abutters_mailed_on,
+            )
+            if d is not None
+        ]
+    extension = a.extensions.order_by("-extended_to").first()
+    inspections = a.inspections.filter(done_on__isnull=False)
+    final = inspections.filter(stage="final", passed=True).exists()
+    easements = list(a.easements.all())
+    return PermitFacts(
+        town=a.town.slug,
+        law_date=a.law_date,
+        today=today or timezone.localdate(),
+        plan_items={
+            p.item_id: {"provided": p.provided, "explanation": p.explanation}
+            for p in a.plan_items.all()
+        },
+        owner_signatures_complete=a.owner_signatures_complete,
+        abutters_list_certified=a.abutters_certified_on is not None,
+        om_plan_provided=a.om_plan_provided,
+        fees_paid=bool(fees) and all(f.paid_on is not None for f in fees),
+        town_clerk_filed=a.clerk_filings.exists(),
+        complete_on=a.complete_on,
+        hearing_on=hearing.scheduled_for.date() if hearing else None,
+        notice_given_on=max(notice_dates) if len(notice_dates) == 3 else None,
+        hearing_opened_on=hearing.opened_on if hearing else None,
+        hearing_closed_on=hearing.closed_on if hearing else None,
+        extended_to=extension.extended_to if extension else None,
+        waivers_pending=a.waivers.filter(granted__isnull=True).count(),
+        town_clerk_certified_constructive_approval=_has(a, "constructive_approval"),
+        surety_required=a.surety_required,
+        surety_posted=_has(a, "surety"),
+        inspections_done=tuple(i.stage for i in inspections if i.passed is not False),
+        underground_drainage=a.underground_drainage,
+        record_plan_submitted=a.as_builts.exists(),
+        as_built_received=a.as_builts.exists(),
+        final_inspection_passed=final,
+        om_plan_on_file=a.om_plan_provided,
+        easements_required=bool(easements),
+        easements_recorded=bool(easements) and all(e.recorded_on for e in easements),
+    )
+
+
+def _has(obj, relation: str) -> bool:
+    try:
+        getattr(obj, relation)
+    except Exception:
+        return False
+    return True

@@ -1,0 +1,47 @@
+"""Reads of permit applications, always through what the user may see."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q, QuerySet
+from django.http import Http404
+
+from outfall.compliance.lifecycle import PermitState
+from outfall.web.apps.core.permissions import is_permit_staff, towns_with_role
+from outfall.web.apps.core.roles import PERMIT_STAFF
+from outfall.web.apps.permits.models import Application
+
+PUBLIC_STATES = tuple(
+    s.value for s in PermitState if s not in (PermitState.DRAFT, PermitState.WITHDRAWN)
+)
+
+
+def application_list_visible_to(user) -> QuerySet[Application]:
+    """Staff see their towns' applications; applicants their own; nobody else sees any."""
+    if not getattr(user, "is_authenticated", False):
+        return Application.objects.none()
+    staff_towns = towns_with_role(user, PERMIT_STAFF)
+    own = Q(applicant=user)
+    staff = Q(town_id__in=staff_towns) & ~Q(state=PermitState.DRAFT.value)
+    return Application.objects.filter(own | staff).select_related("town", "applicant")
+
+
+def application_get(user, pk: int) -> Application:
+    """One application the user may see; 404 otherwise (never reveal that it exists)."""
+    try:
+        return application_list_visible_to(user).get(pk=pk)
+    except Application.DoesNotExist:
+        raise Http404("No such application") from None
+
+
+def application_list_public(town=None) -> QuerySet[Application]:
+    """Applications whose public record (notices, hearings, decisions) anyone may read."""
+    qs = Application.objects.filter(state__in=PUBLIC_STATES).exclude(submitted_on=None)
+    if town is not None:
+        qs = qs.filter(town=town)
+    return qs.select_related("town")
+
+
+def require_staff(user, application: Application) -> None:
+    if not is_permit_staff(user, application.town):
+        raise PermissionDenied("Only the town's permit staff may do this.")

@@ -1,0 +1,157 @@
+"""Django settings for outfall. Secrets and deployment choices come from the environment.
+
+OUTFALL_SECRET_KEY   required when OUTFALL_DEBUG is off
+OUTFALL_DEBUG        "1" for development and the demo
+DATABASE_URL         e.g. postgres://user@127.0.0.1:5432/outfall (default: SQLite in var/)
+OUTFALL_ALLOWED_HOSTS comma-separated
+EMAIL_URL-style settings: OUTFALL_EMAIL_BACKEND, OUTFALL_EMAIL_HOST, OUTFALL_EMAIL_PORT,
+  OUTFALL_EMAIL_HOST_USER, OUTFALL_EMAIL_HOST_PASSWORD, OUTFALL_EMAIL_USE_TLS, OUTFALL_FROM_EMAIL
+OUTFALL_VAR_DIR      where the SQLite file, uploads and generated files live (default ./var)
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+WEB_DIR = Path(__file__).resolve().parents[1]
+REPO_DIR = WEB_DIR.parents[2]
+VAR_DIR = Path(os.environ.get("OUTFALL_VAR_DIR", REPO_DIR / "var")).resolve()
+
+DEBUG = os.environ.get("OUTFALL_DEBUG", "") == "1"
+SECRET_KEY = os.environ.get("OUTFALL_SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "OUTFALL_SECRET_KEY is not set (set OUTFALL_DEBUG=1 only for development)"
+        )
+    SECRET_KEY = "development-only-not-secret"
+
+ALLOWED_HOSTS = [h for h in os.environ.get("OUTFALL_ALLOWED_HOSTS", "").split(",") if h] or (
+    ["localhost", "127.0.0.1", "testserver"] if DEBUG else []
+)
+
+INSTALLED_APPS = [
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.humanize",
+    "django_htmx",
+    "outfall.web.apps.core",
+    "outfall.web.apps.audit",
+    "outfall.web.apps.permits",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "outfall.web.apps.core.middleware.TownMiddleware",
+]
+
+ROOT_URLCONF = "outfall.web.config.urls"
+WSGI_APPLICATION = "outfall.web.config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [WEB_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "outfall.web.apps.core.context.outfall_context",
+            ],
+        },
+    }
+]
+
+DATABASES = {
+    "default": dj_database_url.config(
+        default=f"sqlite:///{VAR_DIR / 'outfall.sqlite3'}", conn_max_age=60
+    )
+}
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+LOGIN_URL = "core:login"
+LOGIN_REDIRECT_URL = "core:home"
+LOGOUT_REDIRECT_URL = "core:home"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "America/New_York"
+USE_I18N = False
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATIC_ROOT = VAR_DIR / "static"
+STATICFILES_DIRS = [WEB_DIR / "static"]
+# Front-end packages are installed by npm (package.json), never copied into the repository.
+for _prefix, _dist in (("htmx", "htmx.org/dist"), ("leaflet", "leaflet/dist")):
+    if (REPO_DIR / "node_modules" / _dist).exists():
+        STATICFILES_DIRS.append((_prefix, REPO_DIR / "node_modules" / _dist))
+MEDIA_ROOT = VAR_DIR / "media"
+MEDIA_URL = "/media/"
+
+UPLOAD_MAX_BYTES = int(os.environ.get("OUTFALL_UPLOAD_MAX_BYTES", str(25 * 1024 * 1024)))
+DATA_UPLOAD_MAX_MEMORY_SIZE = UPLOAD_MAX_BYTES
+FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+
+EMAIL_BACKEND = os.environ.get(
+    "OUTFALL_EMAIL_BACKEND",
+    "django.core.mail.backends.filebased.EmailBackend"
+    if DEBUG
+    else "django.core.mail.backends.smtp.EmailBackend",
+)
+EMAIL_FILE_PATH = VAR_DIR / "mail"
+EMAIL_HOST = os.environ.get("OUTFALL_EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("OUTFALL_EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("OUTFALL_EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("OUTFALL_EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = os.environ.get("OUTFALL_EMAIL_USE_TLS", "") == "1"
+DEFAULT_FROM_EMAIL = os.environ.get("OUTFALL_FROM_EMAIL", "outfall@localhost")
+
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "outfall_cache",
+    }
+}
+RATELIMIT_USE_CACHE = "default"
+
+SESSION_COOKIE_HTTPONLY = True
+CSRF_COOKIE_HTTPONLY = False
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"
+if not DEBUG:
+    SESSION_COOKIE_SECURE = os.environ.get("OUTFALL_INSECURE_COOKIES", "") != "1"
+    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+
+OUTFALL_DEFAULT_TOWN = os.environ.get("OUTFALL_DEFAULT_TOWN", "norfolk")
+OUTFALL_WARNING_DAYS = int(os.environ.get("OUTFALL_WARNING_DAYS", "10"))
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": "WARNING"},
+}

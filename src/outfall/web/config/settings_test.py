@@ -1,0 +1,28 @@
+"""Settings for the test suite: the real settings with test-only secrets and local e-mail.
+
+The database comes from DATABASE_URL as in production (SQLite when unset); `make test` runs the
+web tests a second time against the PostgreSQL server.
+"""
+
+import os
+import tempfile
+
+os.environ.setdefault("OUTFALL_SECRET_KEY", "test-only-secret")
+os.environ.setdefault("OUTFALL_ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
+os.environ.setdefault("OUTFALL_VAR_DIR", tempfile.mkdtemp(prefix="outfall-test-"))
+
+from outfall.web.config.settings import *  # noqa: F403
+from outfall.web.config.settings import STATIC_ROOT, VAR_DIR
+
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+MEDIA_ROOT = VAR_DIR / "media"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+SESSION_COOKIE_SECURE = False
+CSRF_COOKIE_SECURE = False
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+WHITENOISE_AUTOREFRESH = True

@@ -1,0 +1,14 @@
+"""URL map: each bounded context mounts its own urls."""
+
+from django.conf import settings
+from django.urls import include, path
+
+urlpatterns = [
+    path("", include("outfall.web.apps.core.urls")),
+    path("permits/", include("outfall.web.apps.permits.urls")),
+]
+
+if settings.DEBUG:
+    from django.conf.urls.static import static
+
+    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)

@@ -1,0 +1,80 @@
+"""Shared fixtures for the web tests: a town, a person in every role, and applications."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from outfall.web.apps.core.models import Membership, Town
+from outfall.web.apps.core.roles import Role
+
+ROLES = {
+    "clerk": Role.CLERK,
+    "reviewer": Role.REVIEWER,
+    "board": Role.BOARD,
+    "town_clerk": Role.TOWN_CLERK,
+    "dpw_staff": Role.DPW_STAFF,
+    "dpw_director": Role.DPW_DIRECTOR,
+}
+
+
+@pytest.fixture
+def norfolk(db) -> Town:
+    return Town.objects.create(
+        slug="norfolk",
+        name="Town of Norfolk",
+        registry_of_deeds="Norfolk County Registry of Deeds",
+        hearing_location="Norfolk Town Hall, 1 Liberty Lane",
+    )
+
+
+@pytest.fixture
+def exampleton(db) -> Town:
+    return Town.objects.create(slug="exampleton", name="Town of Exampleton (fictional)")
+
+
+def make_user(username: str, town: Town | None = None, role: str | None = None):
+    user = get_user_model().objects.create_user(
+        username=username, password="correct horse battery staple", email=f"{username}@example.org"
+    )
+    if town is not None and role is not None:
+        Membership.objects.create(user=user, town=town, role=role)
+    return user
+
+
+@pytest.fixture
+def people(norfolk):
+    """One user per role in Norfolk, plus two applicants and a stranger with no role."""
+    out = {name: make_user(name, norfolk, role) for name, role in ROLES.items()}
+    out["applicant"] = make_user("applicant")
+    out["other_applicant"] = make_user("other_applicant")
+    return out
+
+
+@pytest.fixture
+def make_application(norfolk):
+    from outfall.web.apps.permits.models import Application
+
+    counter = {"n": 0}
+
+    def _make(applicant, *, state: str = "submitted", town: Town | None = None, **fields):
+        counter["n"] += 1
+        values = {
+            "town": town or norfolk,
+            "number": f"SMP-TEST-{counter['n']:03d}",
+            "title": f"Test site {counter['n']}",
+            "site_address": f"{counter['n']} Main Street",
+            "applicant": applicant,
+            "owner_name": "A. Owner",
+            "disturbance_acres": Decimal("2.000"),
+            "law_date": dt.date(2026, 6, 1),
+            "state": state,
+            "submitted_on": dt.date(2026, 6, 1) if state != "draft" else None,
+        }
+        values.update(fields)
+        return Application.objects.create(**values)
+
+    return _make
