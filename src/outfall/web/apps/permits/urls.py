@@ -1,10 +1,18 @@
-from django.urls import path
+"""Permit URLs: the shared case pages plus each stage's own module of views."""
 
-from outfall.web.apps.permits import views
+import importlib
 
 app_name = "permits"
 
-urlpatterns = [
-    path("", views.application_list, name="list"),
-    path("<int:pk>/", views.application_detail, name="detail"),
-]
+STAGE_VIEW_MODULES = ("cases", "intake", "hearing", "construction", "public", "om")
+
+urlpatterns = []
+for _name in STAGE_VIEW_MODULES:
+    _module_name = f"outfall.web.apps.permits.views.{_name}"
+    try:
+        _module = importlib.import_module(_module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != _module_name:
+            raise
+        continue
+    urlpatterns += _module.urlpatterns

@@ -1,9 +1,10 @@
-"""Permit pages: validate, call one service or selector, render."""
+"""The case list and the case page every role shares."""
 
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
+from django.urls import path
 
 from outfall.compliance.lifecycle import available
 from outfall.web.apps.audit.selectors import audit_list_for_case
@@ -28,3 +29,9 @@ def application_detail(request, pk: int):
             "timeline": audit_list_for_case(application),
         },
     )
+
+
+urlpatterns = [
+    path("", application_list, name="list"),
+    path("<int:pk>/", application_detail, name="detail"),
+]

@@ -1,0 +1,17 @@
+"""Reads of permit cases, always through what the user may see; one module per concern."""
+
+from outfall.web.apps.permits.selectors.visibility import (
+    PUBLIC_STATES,
+    application_get,
+    application_list_public,
+    application_list_visible_to,
+    require_staff,
+)
+
+__all__ = [
+    "PUBLIC_STATES",
+    "application_get",
+    "application_list_public",
+    "application_list_visible_to",
+    "require_staff",
+]
