@@ -16,14 +16,17 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from outfall.compliance.sitefile import Bmp, Condition, Pond, SiteFile, SiteFileError
 from outfall.eng import outlets as eo
-from outfall.eng import quality, recharge, tss_credits
+from outfall.eng import quality, recharge, tss_credits, wq_tables
 from outfall.eng.hydrograph import Hydrograph
+from outfall.eng.outlets import Rating
 from outfall.eng.rainfall import DesignStorm, distribution_from_table, method_notes
 from outfall.eng.reach import CircularPipe, TrapezoidalChannel, route_muskingum_cunge, translate
 from outfall.eng.routing import Pond as EngPond
-from outfall.eng.routing import route_through_pond
+from outfall.eng.routing import pond_rating, route_through_pond
 from outfall.eng.runoff import curve_number
 from outfall.eng.storage import StageStorage
 from outfall.eng.tables import design_storm_placeholders
@@ -49,6 +52,13 @@ PASS, FAIL, NOT_APPLICABLE, NEEDS_INFORMATION = (
 SQFT_PER_ACRE = 43_560.0
 MIN_TC_HR = 0.1
 DISTRIBUTION_NAMES = {"type_iii_24hr": "III", "type_ii_24hr": "II"}
+VOLUME_CUT_OFF_TOLERANCE = 0.005
+"""Share of a node's volume that may fall beyond the computation span before the review says so."""
+DESIGN_POINT_BALANCE_TOLERANCE = 0.01
+"""Largest |design-point volume − (runoff + inflows − pond losses and storage)| / runoff accepted."""
+TC_FIELD_NAMES = {"manning_n": "n", "slope": "slope_ft_ft", "area_sqft": "area_sf"}
+REACH_FIELD_NAMES = {"slope": "slope_ft_ft", "manning_n": "n"}
+"""Engine argument names -> the site-file keys they come from, so errors name the file's field."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +128,25 @@ class StormRun:
     points: dict[str, dict[str, Hydrograph]]
 
 
+@dataclass(frozen=True)
+class PreparedPond:
+    """A pond built once for every storm: the site file's pond, the engine's pond, its rating."""
+
+    pond: Pond
+    eng: EngPond
+    rating: Rating
+
+
+@dataclass(frozen=True)
+class PreparedCondition:
+    """What does not change from storm to storm: Tc and CN of each subcatchment, built ponds."""
+
+    condition: Condition
+    tc_hr: dict[str, float]
+    cn: dict[str, Any]
+    ponds: dict[str, PreparedPond]
+
+
 @dataclass
 class _Context:
     """What the standard checks share: the site, the runs and where to note assumptions."""
@@ -125,7 +154,7 @@ class _Context:
     site: SiteFile
     storms: list[StormRun]
     nodes: list[NodeResult]
-    ponds: dict[str, tuple[Pond, EngPond]]
+    ponds: dict[str, PreparedPond]
     storm_years: list[int]
     options: ReviewOptions
     assumptions: list[str]
@@ -150,11 +179,15 @@ class SiteReview:
 
     @property
     def verdict(self) -> str:
+        """fail if any standard fails, else needs_information if any does, else pass; a project
+        that no standard binds is not_applicable rather than a pass."""
         statuses = {s.status for s in self.standards}
         if FAIL in statuses:
             return FAIL
         if NEEDS_INFORMATION in statuses:
             return NEEDS_INFORMATION
+        if statuses <= {NOT_APPLICABLE}:
+            return NOT_APPLICABLE
         return PASS
 
     @property
@@ -187,23 +220,36 @@ class SiteReview:
         return out
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "site": self.site.name,
-            "verdict": self.verdict,
-            "permit_required": self.permit.outcome,
-            "classification": self.classification.outcome,
-            "standards": [s.as_dict() for s in self.standards],
-            "design_points": self.design_points(),
-            "nodes": [n.as_dict() for n in self.nodes],
-            "assumptions": self.assumptions,
-            "flags": self.flags,
-            "law": {
-                "permit": self.permit.as_dict(),
-                "classification": self.classification.as_dict(),
-                "standards": self.standards_determination.as_dict(),
-            },
-            "inputs": self.site.raw,
-        }
+        return _json_safe(
+            {
+                "site": self.site.name,
+                "verdict": self.verdict,
+                "permit_required": self.permit.outcome,
+                "classification": self.classification.outcome,
+                "standards": [s.as_dict() for s in self.standards],
+                "design_points": self.design_points(),
+                "nodes": [n.as_dict() for n in self.nodes],
+                "assumptions": self.assumptions,
+                "flags": self.flags,
+                "law": {
+                    "permit": self.permit.as_dict(),
+                    "classification": self.classification.as_dict(),
+                    "standards": self.standards_determination.as_dict(),
+                },
+                "inputs": self.site.raw,
+            }
+        )
+
+
+def _json_safe(value: Any) -> Any:
+    """`value` with every NaN or infinite number replaced by None: JSON has no such numbers."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_safe(v) for v in value]
+    return value
 
 
 def _summary(h: Hydrograph) -> dict[str, float]:
@@ -214,8 +260,18 @@ def _summary(h: Hydrograph) -> dict[str, float]:
     }
 
 
-def _relabel(exc: InputError, path: str) -> SiteFileError:
-    return SiteFileError(f"{path}.{exc.field}", exc.value, exc.why)
+def _relabel(exc: InputError, path: str, names: dict[str, str] | None = None) -> SiteFileError:
+    """An engine error re-addressed to the site-file item it came from.
+
+    `names` maps the engine's argument names to the site file's keys; a field the engine already
+    located inside `path` is kept as it is.
+    """
+    if isinstance(exc, SiteFileError):
+        return exc
+    field_name = (names or {}).get(exc.field, exc.field)
+    if field_name == path or field_name.startswith((f"{path}.", f"{path}[")):
+        return SiteFileError(field_name, exc.value, exc.why)
+    return SiteFileError(f"{path}.{field_name}", exc.value, exc.why)
 
 
 def project_facts(site: SiteFile) -> ProjectFacts:
@@ -263,25 +319,30 @@ def review_site(
         f"Ia = {options.ia_ratio:g} S; unit hydrograph peak rate factor {options.prf:g}; "
         f"minimum Tc {options.min_tc_hr * 60:g} min."
     )
+    _check_against_tables(site)
     storm_years = _required_storms(by_id.get("peak_rate"))
     depths = _storm_depths(site, params, storm_years, flags)
+    p2_in = depths[2][0] if 2 in depths else min(d for d, _ in depths.values())
+    prepared = {
+        cname: _prepare_condition(condition, p2_in, options)
+        for cname, condition in site.conditions.items()
+    }
     storms: list[StormRun] = []
     nodes: list[NodeResult] = []
-    ponds_post: dict[str, tuple[Pond, EngPond]] = {}
     for years, (depth, source) in sorted(depths.items()):
         storm = _design_storm(site, depth, options)
         points: dict[str, dict[str, Hydrograph]] = {}
         for cname, condition in site.conditions.items():
-            results, eng_ponds = _run_condition(site, condition, storm, years, depths, options)
+            results = _run_condition(site, prepared[cname], storm, years, options, flags)
             nodes.extend(results)
-            if cname == "post":
-                ponds_post.update(eng_ponds)
             for dp in condition.design_points:
                 points.setdefault(dp, {})[cname] = _design_point(results, condition, dp)
         storms.append(StormRun(years, depth, source, points))
     _pond_flags(nodes, flags)
 
-    ctx = _Context(site, storms, nodes, ponds_post, storm_years, options, assumptions, flags)
+    ctx = _Context(
+        site, storms, nodes, prepared["post"].ponds, storm_years, options, assumptions, flags
+    )
     results = [_evaluate(std, ctx) for std in law_standards]
     return SiteReview(
         site,
@@ -344,49 +405,65 @@ def _design_storm(site: SiteFile, depth: float, options: ReviewOptions) -> Desig
             raise _relabel(exc, "rainfall.distribution") from None
     else:
         dist = DISTRIBUTION_NAMES[rain.distribution or "type_iii_24hr"]
-    return DesignStorm.of(dist, depth, rain.span_hr, interpolation=options.interpolation)
+    try:
+        return DesignStorm.of(dist, depth, rain.span_hr, interpolation=options.interpolation)
+    except InputError as exc:
+        raise _relabel(exc, "rainfall") from None
+
+
+def _check_against_tables(site: SiteFile) -> None:
+    """Every BMP type, pretreatment practice and land use the site names is in the tables,
+    checked before any computation so the first mistake is the one reported."""
+    known = set(quality.storage_depth_bmp_types()) | set(tss_credits.tss_bmp_keys())
+    pretreatment = set(tss_credits.tss_bmp_keys())
+    land_uses = tuple(wq_tables.impervious_export_rates())
+    for b in site.bmps:
+        if b.type not in known:
+            raise SiteFileError(
+                f"{b.path}.type",
+                b.type,
+                f"is not a BMP type in the tables: {', '.join(sorted(known))}",
+            )
+        for i, practice in enumerate(b.pretreatment):
+            if practice not in pretreatment:
+                raise SiteFileError(
+                    f"{b.path}.pretreatment[{i}]",
+                    practice,
+                    f"is not a practice in MassDEP's TSS credit table: {', '.join(sorted(pretreatment))}",
+                )
+        for j, t in enumerate(b.treats):
+            if t.land_use not in land_uses:
+                raise SiteFileError(
+                    f"{b.path}.treats[{j}].land_use",
+                    t.land_use,
+                    f"is not a land-use code of the export-rate table: {', '.join(land_uses)}",
+                )
 
 
 def _tc_hr(sub, p2_in: float, options: ReviewOptions) -> float:
+    """Tc (h): tc_min as given, else the sum of the TR-55 segments (TR-55 eq. 3-2), each checked
+    on its own so an error names the segment; never below the minimum Tc."""
     if sub.tc_min is not None:
         return max(sub.tc_min / 60.0, options.min_tc_hr)
     segments = []
     for i, seg in enumerate(sub.tc_segments):
-        path = f"{sub.path}.tc_segments[{i}]"
         p = seg.params
+        if seg.kind == "sheet":
+            segment: Any = SheetFlow(
+                p["n"], p["length_ft"], p.get("p2_in", p2_in), p["slope_ft_ft"]
+            )
+        elif seg.kind == "shallow":
+            segment = ShallowConcentratedFlow(p["length_ft"], p["slope_ft_ft"], p["surface"])
+        else:
+            segment = ChannelFlow(
+                p["length_ft"], p["area_sf"], p["wetted_perimeter_ft"], p["slope_ft_ft"], p["n"]
+            )
         try:
-            if seg.kind == "sheet":
-                segments.append(
-                    SheetFlow(p["n"], p["length_ft"], p.get("p2_in", p2_in), p["slope_ft_ft"])
-                )
-            elif seg.kind == "shallow":
-                segments.append(
-                    ShallowConcentratedFlow(
-                        p["length_ft"], p["slope_ft_ft"], p.get("surface", "unpaved")
-                    )
-                )
-            elif seg.kind == "channel":
-                segments.append(
-                    ChannelFlow(
-                        p["length_ft"],
-                        p["area_sf"],
-                        p["wetted_perimeter_ft"],
-                        p["slope_ft_ft"],
-                        p["n"],
-                    )
-                )
-            else:
-                raise SiteFileError(f"{path}.type", seg.kind, "must be sheet, shallow or channel")
-        except KeyError as exc:
-            raise SiteFileError(f"{path}.{exc.args[0]}", None, "is required") from None
+            segment.travel_time_hr()
         except InputError as exc:
-            if isinstance(exc, SiteFileError):
-                raise
-            raise _relabel(exc, path) from None
-    try:
-        return time_of_concentration_hr(segments, minimum_hr=options.min_tc_hr)
-    except InputError as exc:
-        raise _relabel(exc, sub.path) from None
+            raise _relabel(exc, f"{sub.path}.tc_segments[{i}]", TC_FIELD_NAMES) from None
+        segments.append(segment)
+    return time_of_concentration_hr(segments, minimum_hr=options.min_tc_hr)
 
 
 def _cn_parts(sub) -> list[tuple[float, float]]:
@@ -401,6 +478,37 @@ def _cn_parts(sub) -> list[tuple[float, float]]:
             why = exc.why if isinstance(exc, InputError) else "is not a cover in the TR-55 tables"
             raise SiteFileError(f"{sub.path}.areas[{i}].cover", part.cover, why) from None
     return parts
+
+
+def _prepare_condition(
+    condition: Condition, p2_in: float, options: ReviewOptions
+) -> PreparedCondition:
+    """Tc, curve numbers and pond ratings of one condition, computed once for all storms."""
+    tc_hr: dict[str, float] = {}
+    cn: dict[str, Any] = {}
+    for sub in condition.subcatchments:
+        tc_hr[sub.name] = _tc_hr(sub, p2_in, options)
+        parts = _cn_parts(sub)
+        cn[sub.name] = parts[0][1] if len(parts) == 1 else parts
+    ponds = {pond.name: _prepare_pond(pond) for pond in condition.ponds}
+    return PreparedCondition(condition, tc_hr, cn, ponds)
+
+
+def _prepare_pond(pond: Pond) -> PreparedPond:
+    """The engine's pond and its dense rating, refused if its outlets can never empty it."""
+    eng = _eng_pond(pond)
+    try:
+        rating = pond_rating(eng)
+    except InputError as exc:
+        if exc.field == f"{pond.path}.outlets":
+            raise SiteFileError(
+                f"{pond.path}.outlets",
+                [o["name"] for o in pond.outlets],
+                f"the pond can never empty: no outlet discharges below the top of its storage "
+                f"table ({eng.storage.top_ft:g} ft) and nothing exfiltrates",
+            ) from None
+        raise _relabel(exc, pond.path) from None
+    return PreparedPond(pond, eng, rating)
 
 
 def _eng_pond(pond: Pond) -> EngPond:
@@ -419,11 +527,7 @@ def _eng_pond(pond: Pond) -> EngPond:
         dpath = f"{path}.outlets[{i}]"
         if raw["type"] == "exfiltration":
             try:
-                discarded.append(
-                    eo.Exfiltration(float(raw["rate_in_hr"]), raw.get("over", "surface"))
-                )
-            except KeyError as exc:
-                raise SiteFileError(f"{dpath}.{exc.args[0]}", None, "is required") from None
+                discarded.append(eo.Exfiltration(raw["rate_in_hr"], raw.get("over", "surface")))
             except InputError as exc:
                 raise _relabel(exc, dpath) from None
             discarded_names.add(raw["name"])
@@ -505,8 +609,6 @@ def _device(raw: dict[str, Any], path: str) -> Any:
                 raw.get("stage_discharge"), field=f"{path}.stage_discharge"
             )
     except InputError as exc:
-        if isinstance(exc, SiteFileError):
-            raise
         raise _relabel(exc, path) from None
     raise SiteFileError(
         f"{path}.type",
@@ -517,19 +619,23 @@ def _device(raw: dict[str, Any], path: str) -> Any:
 
 def _run_condition(
     site: SiteFile,
-    condition: Condition,
+    prepared: PreparedCondition,
     storm: DesignStorm,
     years: int,
-    depths: dict[int, tuple[float, str]],
     options: ReviewOptions,
-) -> tuple[list[NodeResult], dict[str, tuple[Pond, EngPond]]]:
+    flags: list[str],
+) -> list[NodeResult]:
+    """Every node of one condition for one storm, upstream first, then its design points.
+
+    Each node's `volume_cf` is the volume it passes downstream within the computation span, so
+    a design point's volume is the sum of the runoff and inflows above it less what its ponds
+    discard and keep (checked in `_design_point_balance`).
+    """
+    condition = prepared.condition
     dt_hr = site.rainfall.dt_hr
-    span = site.rainfall.span_hr
-    n = round(span / dt_hr) + 1
-    p2 = depths[2][0] if 2 in depths else min(d for d, _ in depths.values())
+    n = round(site.rainfall.span_hr / dt_hr) + 1
     inflow: dict[str, Hydrograph] = {}
     results: list[NodeResult] = []
-    eng_ponds: dict[str, tuple[Pond, EngPond]] = {}
     by_name = {
         node.name: node
         for node in (
@@ -546,18 +652,17 @@ def _run_condition(
         **{i.name: "inflow" for i in condition.inflows},
     }
     zero = Hydrograph.zeros(n, dt_hr)
+    where = f"({condition.name}, {years}-yr)"
     for name in condition.topological_order():
         node = by_name[name]
         kind = kinds[name]
         stage = None
         if kind == "subcatchment":
-            tc = _tc_hr(node, p2, options)
-            parts = _cn_parts(node)
-            cn_arg: Any = parts[0][1] if len(parts) == 1 else parts
+            tc = prepared.tc_hr[name]
             try:
                 run = subcatchment_hydrograph(
                     node.area_ac,
-                    cn_arg,
+                    prepared.cn[name],
                     tc,
                     storm,
                     dt_hr,
@@ -569,28 +674,30 @@ def _run_condition(
             except InputError as exc:
                 raise _relabel(exc, node.path) from None
             out = run.hydrograph.on_grid(0.0, dt_hr, n)
+            _flag_cut_off(name, where, run.runoff_volume_cf, out.volume_cf, site, flags)
             values = {
                 "area_ac": round(node.area_ac, 4),
                 "cn": None if run.cn_used is None else round(run.cn_used, 2),
                 "tc_min": round(tc * 60.0, 1),
                 "runoff_depth_in": round(run.runoff_depth_in, 3),
-                "volume_cf": round(run.runoff_volume_cf, 0),
-                "peak_cfs": round(run.hydrograph.peak_cfs, 3),
-                "time_of_peak_hr": round(run.hydrograph.time_of_peak_hr, 2),
+                "volume_cf": round(out.volume_cf, 0),
+                "peak_cfs": round(out.peak_cfs, 3),
+                "time_of_peak_hr": round(out.time_of_peak_hr, 2),
             }
         elif kind == "inflow":
-            out = Hydrograph.from_table(list(node.hydrograph), dt_hr).on_grid(0.0, dt_hr, n)
+            given = Hydrograph.from_table(list(node.hydrograph), dt_hr)
+            out = given.on_grid(0.0, dt_hr, n)
+            _flag_cut_off(name, where, given.volume_cf, out.volume_cf, site, flags)
             values = {"peak_cfs": round(out.peak_cfs, 3), "volume_cf": round(out.volume_cf, 0)}
         elif kind == "pond":
-            pond = _eng_pond(node)
-            eng_ponds[name] = (node, pond)
+            pond = prepared.ponds[name]
             came = inflow.get(name, zero)
             try:
-                routed = route_through_pond(came, pond, start_stage_ft=node.start_elev_ft)
+                routed = route_through_pond(
+                    came, pond.eng, start_stage_ft=node.start_elev_ft, rating=pond.rating
+                )
             except InputError as exc:
-                if isinstance(exc, SiteFileError):
-                    raise
-                raise SiteFileError(exc.field, exc.value, exc.why) from None
+                raise _relabel(exc, node.path) from None
             out = routed.outflow.on_grid(0.0, dt_hr, n)
             values = {
                 "peak_inflow_cfs": round(routed.peak_inflow_cfs, 3),
@@ -599,24 +706,37 @@ def _run_condition(
                 "peak_discarded_cfs": round(routed.peak_discarded_cfs, 3),
                 "peak_elev_ft": round(routed.peak_stage_ft, 2),
                 "peak_storage_cf": round(routed.peak_storage_cf, 0),
-                "top_elev_ft": pond.storage.top_ft,
-                "inflow_volume_cf": round(routed.inflow.volume_cf, 0),
-                "outflow_volume_cf": round(routed.outflow.volume_cf, 0),
+                "top_elev_ft": pond.eng.storage.top_ft,
+                "inflow_volume_cf": round(came.volume_cf, 0),
+                "outflow_volume_cf": round(out.volume_cf, 0),
                 "discarded_volume_cf": round(routed.discarded.volume_cf, 0),
+                "storage_change_cf": round(routed.storage_change_cf, 0),
                 "mass_balance_error_pct": round(100.0 * routed.mass_balance_error, 3),
             }
             stage = Hydrograph(routed.outflow.t0_hr, routed.outflow.dt_hr, routed.stage_ft)
         else:
             came = inflow.get(name, zero)
-            out = _route_reach(node, came).on_grid(0.0, dt_hr, n)
+            routed_reach = _route_reach(node, came)
+            out = routed_reach.on_grid(0.0, dt_hr, n)
+            _flag_cut_off(name, where, routed_reach.volume_cf, out.volume_cf, site, flags)
             values = {
                 "peak_inflow_cfs": round(came.peak_cfs, 3),
                 "peak_outflow_cfs": round(out.peak_cfs, 3),
+                "inflow_volume_cf": round(came.volume_cf, 0),
+                "outflow_volume_cf": round(out.volume_cf, 0),
             }
         results.append(NodeResult(condition.name, years, name, kind, values, out, stage))
         inflow[node.to] = inflow[node.to] + out if node.to in inflow else out
+    balance = _design_point_balance(results, condition)
     for dp in condition.design_points:
         got = inflow.get(dp, zero)
+        expected = balance[dp]
+        error_pct = 100.0 * (got.volume_cf - expected) / max(abs(expected), got.volume_cf, 1.0)
+        if abs(error_pct) > 100.0 * DESIGN_POINT_BALANCE_TOLERANCE:
+            flags.append(
+                f"{dp} {where}: its volume {got.volume_cf:,.0f} cf differs by {error_pct:.1f} % "
+                f"from the runoff and inflows above it less pond losses ({expected:,.0f} cf)."
+            )
         results.append(
             NodeResult(
                 condition.name,
@@ -627,35 +747,81 @@ def _run_condition(
                     "peak_cfs": round(got.peak_cfs, 3),
                     "time_of_peak_hr": round(got.time_of_peak_hr, 2),
                     "volume_cf": round(got.volume_cf, 0),
+                    "volume_balance_error_pct": round(error_pct, 3),
                 },
                 got,
             )
         )
-    return results, eng_ponds
+    return results
+
+
+def _flag_cut_off(
+    name: str, where: str, whole_cf: float, kept_cf: float, site: SiteFile, flags: list[str]
+) -> None:
+    """Say so when the computation span ends before a node's flow does."""
+    lost = whole_cf - kept_cf
+    if lost > VOLUME_CUT_OFF_TOLERANCE * max(whole_cf, 1.0):
+        flags.append(
+            f"{name} {where}: {lost:,.0f} cf ({100.0 * lost / whole_cf:.1f} %) flows after the "
+            f"computation span of {site.rainfall.span_hr:g} h and is not counted downstream; "
+            "lengthen rainfall.span_hr."
+        )
+
+
+def _design_point_balance(results: list[NodeResult], condition: Condition) -> dict[str, float]:
+    """Volume each design point should receive: runoff and inflows above it, less what ponds
+    discard and keep and what reaches carry past the span."""
+    downstream = {
+        n.name: n.to
+        for n in (
+            *condition.subcatchments,
+            *condition.ponds,
+            *condition.reaches,
+            *condition.inflows,
+        )
+    }
+    points = set(condition.design_points)
+
+    def outlet(name: str) -> str:
+        while name not in points:
+            name = downstream[name]
+        return name
+
+    expected = dict.fromkeys(condition.design_points, 0.0)
+    for r in results:
+        if r.kind == "design_point":
+            continue
+        dp = outlet(r.name)
+        v = r.values
+        if r.kind in ("subcatchment", "inflow"):
+            expected[dp] += r.hydrograph.volume_cf
+        elif r.kind == "pond":
+            expected[dp] -= v["discarded_volume_cf"] + v["storage_change_cf"]
+        else:
+            expected[dp] -= v["inflow_volume_cf"] - v["outflow_volume_cf"]
+    return expected
 
 
 def _route_reach(reach, came: Hydrograph) -> Hydrograph:
+    """A reach's outflow: pure translation, or Muskingum–Cunge in a pipe or trapezoid (the
+    site file has already checked every number these need)."""
     p = reach.params
     try:
         if reach.method == "translation":
-            return translate(came, float(p.get("lag_hr", 0.0)))
+            return translate(came, p["lag_hr"])
         if "diameter_ft" in p:
-            channel: Any = CircularPipe(float(p["diameter_ft"]))
+            channel: Any = CircularPipe(p["diameter_ft"])
         else:
-            channel = TrapezoidalChannel(
-                float(p["bottom_width_ft"]), float(p.get("side_slope_h_v", 0.0))
-            )
+            channel = TrapezoidalChannel(p["bottom_width_ft"], p["side_slope_h_v"])
         return route_muskingum_cunge(
             came,
-            length_ft=float(p["length_ft"]),
-            slope=float(p["slope_ft_ft"]),
-            manning_n=float(p["n"]),
+            length_ft=p["length_ft"],
+            slope=p["slope_ft_ft"],
+            manning_n=p["n"],
             channel=channel,
         ).outflow
-    except KeyError as exc:
-        raise SiteFileError(f"{reach.path}.{exc.args[0]}", None, "is required") from None
     except InputError as exc:
-        raise _relabel(exc, reach.path) from None
+        raise _relabel(exc, reach.path, REACH_FIELD_NAMES) from None
 
 
 def _design_point(results: list[NodeResult], condition: Condition, dp: str) -> Hydrograph:
@@ -764,12 +930,14 @@ def _check_untreated(result: StandardResult, std: Standard, ctx: _Context) -> No
         )
 
 
-def _pond_static_storage(pond: Pond, eng: EngPond) -> tuple[float, float]:
-    """(storage below the lowest primary outlet, bottom area) of an infiltrating pond."""
-    rating = eng.outlets.rating(eng.storage, points=401)
-    flowing = rating.stage_ft[rating.primary_cfs > 1e-9]
-    lowest = float(flowing[0]) if len(flowing) else eng.storage.top_ft
-    return float(eng.storage.storage_at(lowest)), float(eng.storage.bottom_area_sf)
+def _pond_static_storage(pond: PreparedPond) -> tuple[float, float]:
+    """(storage below the lowest primary outlet, bottom area) of an infiltrating pond: the
+    static recharge volume of the MassDEP Handbook (Vol. 3 Ch. 1), read from the pond's rating
+    at the last stage where no primary outlet flows."""
+    rating, storage = pond.rating, pond.eng.storage
+    flowing = np.flatnonzero(rating.primary_cfs > 0)
+    lowest = float(rating.stage_ft[max(int(flowing[0]) - 1, 0)]) if len(flowing) else storage.top_ft
+    return float(storage.storage_at(lowest)), float(storage.bottom_area_sf)
 
 
 def _check_recharge(result: StandardResult, std: Standard, ctx: _Context) -> None:
@@ -789,10 +957,24 @@ def _check_recharge(result: StandardResult, std: Standard, ctx: _Context) -> Non
         raise _relabel(exc, "recharge") from None
     target = required.volume_cf
     details: dict[str, Any] = {"required": required.as_dict()}
-    total_imp = sum(spec.impervious_by_hsg.values()) * SQFT_PER_ACRE
-    if spec.impervious_draining_to_recharge_ac is not None:
+    total_ac = sum(spec.impervious_by_hsg.values())
+    captured_ac = spec.impervious_draining_to_recharge_ac
+    if captured_ac is not None:
+        if total_ac <= 0:
+            raise SiteFileError(
+                "recharge.impervious_by_hsg",
+                spec.impervious_by_hsg,
+                "gives no impervious area, so no share of it can drain to recharge",
+            )
+        if not 0 < captured_ac <= total_ac + 1e-9:
+            raise SiteFileError(
+                "recharge.impervious_draining_to_recharge_ac",
+                captured_ac,
+                f"must be more than zero and at most the {total_ac:g} impervious acres of "
+                "recharge.impervious_by_hsg",
+            )
         adj = recharge.capture_adjusted_recharge_volume(
-            target, total_imp, spec.impervious_draining_to_recharge_ac * SQFT_PER_ACRE
+            target, total_ac * SQFT_PER_ACRE, min(captured_ac, total_ac) * SQFT_PER_ACRE
         )
         details["capture_adjustment"] = adj.as_dict()
         target = adj.adjusted_volume_cf
@@ -805,7 +987,7 @@ def _check_recharge(result: StandardResult, std: Standard, ctx: _Context) -> Non
     bmps = {b.name: b for b in site.bmps}
     for name in spec.infiltrating:
         if name in ponds:
-            vol, bottom = _pond_static_storage(*ponds[name])
+            vol, bottom = _pond_static_storage(ponds[name])
             static.append(vol)
             bottoms.append(bottom)
         elif name in bmps and bmps[name].storage_cf is not None:
@@ -816,6 +998,10 @@ def _check_recharge(result: StandardResult, std: Standard, ctx: _Context) -> Non
                 name,
                 "names no post-development pond or BMP with storage_cf",
             )
+    if not static:
+        raise SiteFileError(
+            "recharge.infiltrating", [], "name the ponds or BMPs that recharge the ground"
+        )
     provided = recharge.recharge_volume_provided(static_storage_cf=static)
     details["provided"] = provided.as_dict()
     drawdown_ok = True
@@ -867,22 +1053,10 @@ def _train(bmp: Bmp, bmps: dict[str, Bmp]) -> list[Bmp]:
     return chain
 
 
-def _check_bmp_type(bmp: Bmp) -> None:
-    known = set(quality.storage_depth_bmp_types()) | set(tss_credits.tss_bmp_keys())
-    if bmp.type not in known:
-        raise SiteFileError(
-            f"{bmp.path}.type",
-            bmp.type,
-            f"is not a BMP type in the tables: {', '.join(sorted(known))}",
-        )
-
-
 def _check_tss_tp(result: StandardResult, std: Standard, ctx: _Context) -> None:
     site, assumptions, flags = ctx.site, ctx.assumptions, ctx.flags
     thr = std.threshold
     bmps = {b.name: b for b in site.bmps}
-    for b in site.bmps:
-        _check_bmp_type(b)
     impervious_ac = _post_impervious_acres(site)
     if impervious_ac <= 0:
         result.status = NEEDS_INFORMATION
@@ -994,7 +1168,6 @@ def _check_pretreatment(result: StandardResult, std: Standard, ctx: _Context) ->
     checks = []
     ok_all = True
     for b in infiltrating:
-        _check_bmp_type(b)
         practices = list(b.pretreatment) or [bmps[n].type for n in upstream.get(b.name, [])]
         if not practices:
             ok_all = False

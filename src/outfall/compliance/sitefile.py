@@ -25,6 +25,34 @@ RUNOFF_METHODS = ("weighted_cn", "weighted_runoff")
 HSGS = ("A", "B", "C", "D")
 STORAGE_METHODS = ("prismatic", "conic")
 REACH_METHODS = ("translation", "muskingum_cunge")
+NAMED_STORM_HOURS = 24.0
+"""Duration of the NRCS Type II and III 24-hour storms (TR-55 Appendix B)."""
+TC_SEGMENT_FIELDS = {
+    "sheet": ("length_ft", "slope_ft_ft", "n"),
+    "shallow": ("length_ft", "slope_ft_ft"),
+    "channel": ("length_ft", "slope_ft_ft", "n", "area_sf", "wetted_perimeter_ft"),
+}
+"""Each TR-55 travel-time segment type and the positive numbers it needs (TR-55 Chapter 3)."""
+DEVICE_ELEVATIONS = {
+    "orifice": ("invert_ft",),
+    "rectangular_orifice": ("invert_ft",),
+    "weir": ("crest_ft",),
+    "v_notch": ("invert_ft",),
+    "culvert": ("inlet_invert_ft", "outlet_invert_ft"),
+    "table": (),
+    "exfiltration": (),
+}
+DEVICE_DIMENSIONS = {
+    "orifice": ("diameter_in",),
+    "rectangular_orifice": ("width_ft", "height_ft"),
+    "weir": ("length_ft",),
+    "v_notch": (),
+    "culvert": ("diameter_in", "length_ft"),
+    "table": (),
+    "exfiltration": (),
+}
+"""Each outlet device type: the elevations (any number) and dimensions (positive) it needs."""
+DEVICE_OPTIONAL_POSITIVE = ("coefficient", "angle_deg", "n")
 
 
 class SiteFileError(InputError):
@@ -199,6 +227,8 @@ def load_site(path: str | Path) -> SiteFile:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise SiteFileError("site", str(path), f"cannot be read ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise SiteFileError("site", str(path), "cannot be read: it is not UTF-8 text") from None
     return parse_site(text, source=p.name)
 
 
@@ -206,15 +236,28 @@ def parse_site(text: str, source: str = "site") -> SiteFile:
     """Parse site-file text (YAML, of which JSON is a subset) and validate it."""
     try:
         data = json.loads(text) if source.endswith(".json") else yaml.safe_load(text)
-    except (json.JSONDecodeError, yaml.YAMLError) as exc:
-        raise SiteFileError(source, "(file)", f"not valid YAML/JSON: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise SiteFileError(
+            source, "(file)", f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
+        ) from None
+    except yaml.YAMLError as exc:
+        raise SiteFileError(source, "(file)", f"not valid YAML: {_yaml_problem(exc)}") from None
     if not isinstance(data, dict):
         raise SiteFileError(source, type(data).__name__, "the site file must be a mapping")
     return site_from_dict(data)
 
 
+def _yaml_problem(exc: yaml.YAMLError) -> str:
+    """PyYAML's complaint on one line: what is wrong and where (its own text spans lines)."""
+    problem = getattr(exc, "problem", None) or getattr(exc, "context", None) or "unreadable"
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+    return " ".join(f"{problem}{where}".split())
+
+
 def site_from_dict(data: dict[str, Any]) -> SiteFile:
     """Validate a site description already loaded into Python objects."""
+    _reject_non_finite(data, "")
     name = _str(data, "name", "name", required=True)
     town = _str(data, "town", "town")
     as_of = _date(data.get("as_of"), "as_of")
@@ -241,6 +284,18 @@ def site_from_dict(data: dict[str, Any]) -> SiteFile:
     _check_bmp_train(bmps)
     recharge = _recharge(data.get("recharge"))
     return SiteFile(name, town, as_of, project, rainfall, conditions, bmps, recharge, data)
+
+
+def _reject_non_finite(value: Any, path: str) -> None:
+    """NaN or infinity anywhere in the file is a mistake (and would leak into the JSON report)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise _fail(path or "site", value, "must be a finite number")
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _reject_non_finite(item, f"{path}.{key}" if path else str(key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _reject_non_finite(item, f"{path}[{i}]")
 
 
 def _fail(path: str, value: object, why: str) -> SiteFileError:
@@ -396,7 +451,14 @@ def _rainfall(raw: dict) -> Rainfall:
             raise _fail(f"{p}.storms", key, "return periods must be positive")
         storms[years] = _num(depth, f"{p}.storms.{key}", positive=True, maximum=30.0)
     dt_hr = _num(raw.get("dt_hr", 0.05), f"{p}.dt_hr", minimum=0.01, maximum=0.1)
+    storm_hours = table[-1][0] if table is not None else NAMED_STORM_HOURS
     span_hr = _num(raw.get("span_hr", 36.0), f"{p}.span_hr", minimum=1.0, maximum=240.0)
+    if span_hr < storm_hours:
+        raise _fail(
+            f"{p}.span_hr",
+            span_hr,
+            f"must cover the whole {storm_hours:g}-hour storm, or rain and runoff go uncounted",
+        )
     return Rainfall(dist, table, storms, dt_hr, span_hr)
 
 
@@ -462,18 +524,30 @@ def _subcatchment(path: str, raw: Any) -> Subcatchment:
     segs_raw = raw.get("tc_segments") or []
     if not isinstance(segs_raw, list):
         raise _fail(f"{path}.tc_segments", segs_raw, "must be a list")
-    segments = []
-    for i, seg in enumerate(segs_raw):
-        if not isinstance(seg, dict) or "type" not in seg:
-            raise _fail(f"{path}.tc_segments[{i}]", seg, "needs a type (sheet, shallow, channel)")
-        params = {k: v for k, v in seg.items() if k != "type"}
-        segments.append(TcSegment(str(seg["type"]), params))
+    segments = [_tc_segment(f"{path}.tc_segments[{i}]", seg) for i, seg in enumerate(segs_raw)]
     if tc_min is None and not segments:
         raise _fail(f"{path}.tc_min", None, "give tc_min or tc_segments")
     method = raw.get("runoff_method", "weighted_cn")
     if method not in RUNOFF_METHODS:
         raise _fail(f"{path}.runoff_method", method, f"must be one of {', '.join(RUNOFF_METHODS)}")
     return Subcatchment(name, to, tuple(areas), tc_min, tuple(segments), method, path)
+
+
+def _tc_segment(path: str, raw: Any) -> TcSegment:
+    """One TR-55 travel-time segment: a known type with the positive numbers that type needs."""
+    if not isinstance(raw, dict) or "type" not in raw:
+        raise _fail(path, raw, "needs a type (sheet, shallow, channel)")
+    kind = raw["type"]
+    if kind not in TC_SEGMENT_FIELDS:
+        raise _fail(f"{path}.type", kind, "must be sheet, shallow or channel")
+    params = {k: v for k, v in raw.items() if k != "type"}
+    for key in TC_SEGMENT_FIELDS[kind]:
+        params[key] = _num(raw.get(key), f"{path}.{key}", positive=True)
+    if kind == "sheet" and "p2_in" in raw:
+        params["p2_in"] = _num(raw.get("p2_in"), f"{path}.p2_in", positive=True)
+    if kind == "shallow":
+        params["surface"] = _str(raw, "surface", f"{path}.surface") or "unpaved"
+    return TcSegment(kind, params)
 
 
 def _area_part(path: str, raw: Any) -> AreaPart:
@@ -517,23 +591,81 @@ def _pond(path: str, raw: Any) -> Pond:
     outlets_raw = raw.get("outlets")
     if not isinstance(outlets_raw, list) or not outlets_raw:
         raise _fail(f"{path}.outlets", outlets_raw, "a pond needs at least one outlet")
-    outlets = []
-    names = set()
-    for i, dev in enumerate(outlets_raw):
-        if not isinstance(dev, dict) or "type" not in dev:
-            raise _fail(f"{path}.outlets[{i}]", dev, "each outlet needs a type")
-        dev_name = dev.get("name") or f"{dev['type']}_{i + 1}"
-        names.add(dev_name)
-        outlets.append({**dev, "name": dev_name})
+    outlets = [_outlet(f"{path}.outlets[{i}]", i, dev) for i, dev in enumerate(outlets_raw)]
+    _check_outlet_links(path, outlets)
+    return Pond(name, to, kind, table, method, start, tuple(outlets), path)
+
+
+def _outlet(path: str, i: int, raw: Any) -> dict[str, Any]:
+    """One outlet device: a known type carrying every elevation and dimension that type needs."""
+    if not isinstance(raw, dict) or "type" not in raw:
+        raise _fail(path, raw, "each outlet needs a type")
+    kind = raw["type"]
+    if kind not in DEVICE_ELEVATIONS:
+        raise _fail(f"{path}.type", kind, f"must be one of {', '.join(DEVICE_ELEVATIONS)}")
+    dev = dict(raw)
+    dev["name"] = _str(raw, "name", f"{path}.name") or f"{kind}_{i + 1}"
+    for key in DEVICE_ELEVATIONS[kind]:
+        dev[key] = _num(raw.get(key), f"{path}.{key}")
+    for key in DEVICE_DIMENSIONS[kind]:
+        dev[key] = _num(raw.get(key), f"{path}.{key}", positive=True)
+    for key in DEVICE_OPTIONAL_POSITIVE:
+        if key in raw:
+            dev[key] = _num(raw.get(key), f"{path}.{key}", positive=True)
+    if kind == "weir":
+        if raw.get("kind", "sharp") not in ("sharp", "broad"):
+            raise _fail(f"{path}.kind", raw.get("kind"), "must be sharp or broad")
+        contractions = raw.get("end_contractions", 0)
+        if isinstance(contractions, bool) or contractions not in (0, 1, 2):
+            raise _fail(f"{path}.end_contractions", contractions, "must be 0, 1 or 2")
+    if kind == "v_notch" and "angle_deg" in raw and dev["angle_deg"] >= 180:
+        raise _fail(f"{path}.angle_deg", dev["angle_deg"], "must be less than 180")
+    if kind == "culvert":
+        if "ke" in raw:
+            dev["ke"] = _num(raw.get("ke"), f"{path}.ke", minimum=0.0)
+        dev["tailwater_ft"] = _num(raw.get("tailwater_ft"), f"{path}.tailwater_ft", required=False)
+    if kind == "table":
+        rows = _pairs(raw.get("stage_discharge"), f"{path}.stage_discharge")
+        dev["stage_discharge"] = [list(r) for r in rows]
+    if kind == "exfiltration":
+        dev["rate_in_hr"] = _num(raw.get("rate_in_hr"), f"{path}.rate_in_hr", minimum=0.0)
+        if raw.get("over", "surface") not in ("surface", "bottom"):
+            raise _fail(f"{path}.over", raw.get("over"), "must be surface or bottom")
+        if raw.get("through") is not None:
+            raise _fail(f"{path}.through", raw.get("through"), "exfiltration leaves to the ground")
+    return dev
+
+
+def _check_outlet_links(path: str, outlets: list[dict[str, Any]]) -> None:
+    """Every `through` names another device of the pond, and no chain of them loops."""
+    by_name: dict[str, dict[str, Any]] = {}
+    for i, dev in enumerate(outlets):
+        if dev["name"] in by_name:
+            raise _fail(f"{path}.outlets[{i}].name", dev["name"], "is used twice in this pond")
+        by_name[dev["name"]] = dev
     for i, dev in enumerate(outlets):
         through = dev.get("through")
-        if through is not None and through not in names:
-            raise _fail(f"{path}.outlets[{i}].through", through, "names no outlet of this pond")
+        if through is None:
+            continue
         if through == dev["name"]:
             raise _fail(
                 f"{path}.outlets[{i}].through", through, "a device cannot drain into itself"
             )
-    return Pond(name, to, kind, table, method, start, tuple(outlets), path)
+        if through not in by_name:
+            raise _fail(f"{path}.outlets[{i}].through", through, "names no outlet of this pond")
+        if by_name[through]["type"] == "exfiltration":
+            raise _fail(
+                f"{path}.outlets[{i}].through", through, "cannot discharge through exfiltration"
+            )
+        seen = {dev["name"]}
+        current = through
+        while current is not None:
+            if current in seen:
+                raise _fail(
+                    f"{path}.outlets[{i}].through", through, "devices discharge through each other"
+                )
+            seen.add(current)
+            current = by_name[current].get("through")
 
 
 def _reach(path: str, raw: Any) -> Reach:
@@ -543,13 +675,36 @@ def _reach(path: str, raw: Any) -> Reach:
     if method not in REACH_METHODS:
         raise _fail(f"{path}.method", method, f"must be one of {', '.join(REACH_METHODS)}")
     params = {k: v for k, v in raw.items() if k not in {"name", "to", "method"}}
+    if method == "translation":
+        params["lag_hr"] = _num(raw.get("lag_hr", 0.0), f"{path}.lag_hr", minimum=0.0)
+        return Reach(name, to, method, params, path)
+    for key in ("length_ft", "slope_ft_ft", "n"):
+        params[key] = _num(raw.get(key), f"{path}.{key}", positive=True)
+    if "diameter_ft" in raw:
+        params["diameter_ft"] = _num(raw.get("diameter_ft"), f"{path}.diameter_ft", positive=True)
+    else:
+        params["bottom_width_ft"] = _num(
+            raw.get("bottom_width_ft"), f"{path}.bottom_width_ft", minimum=0.0
+        )
+        params["side_slope_h_v"] = _num(
+            raw.get("side_slope_h_v", 0.0), f"{path}.side_slope_h_v", minimum=0.0
+        )
+        if params["bottom_width_ft"] == 0 and params["side_slope_h_v"] == 0:
+            raise _fail(f"{path}.bottom_width_ft", 0, "a channel with no width carries nothing")
     return Reach(name, to, method, params, path)
 
 
 def _inflow(path: str, raw: Any) -> Inflow:
     name, to = _named(path, raw)
     path = f"{path} ({name})"
-    return Inflow(name, to, _pairs(raw.get("hydrograph"), f"{path}.hydrograph"), path)
+    table = _pairs(raw.get("hydrograph"), f"{path}.hydrograph")
+    if table[0][0] < 0:
+        raise _fail(
+            f"{path}.hydrograph[0][0]",
+            table[0][0],
+            "times are hours from the storm's start (0 or more)",
+        )
+    return Inflow(name, to, table, path)
 
 
 def _check_network(base: str, cond: Condition) -> None:
@@ -571,7 +726,10 @@ def _check_network(base: str, cond: Condition) -> None:
     order = cond.topological_order()
     if len(order) != len(nodes):
         stuck = sorted(set(seen) - set(order))
-        raise _fail(f"{base}", stuck, "the drainage network has a cycle through these nodes")
+        first = next(node for node in nodes if node.name in stuck)
+        raise _fail(
+            f"{first.path}.to", stuck, "the drainage network has a cycle through these nodes"
+        )
     reached = {node.to for node in nodes}
     for i, dp in enumerate(cond.design_points):
         if dp not in reached:
@@ -598,7 +756,7 @@ def _bmp(i: int, raw: Any) -> Bmp:
             raise _fail(f"{path}.treats[{j}]", t, "must be a mapping")
         treats.append(
             BmpTreats(
-                _num(t.get("impervious_ac"), f"{path}.treats[{j}].impervious_ac", minimum=0.0),
+                _num(t.get("impervious_ac"), f"{path}.treats[{j}].impervious_ac", positive=True),
                 _str(t, "land_use", f"{path}.treats[{j}].land_use", required=True),
             )
         )
