@@ -325,6 +325,9 @@ class SuretyRelease(models.Model):
     amount = models.DecimalField(max_digits=12, decimal_places=2)
     released_on = models.DateField()
     phase = models.CharField(max_length=120, blank=True)
+    letter = models.ForeignKey(
+        "GeneratedDocument", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
 
 
 class Inspection(models.Model):
@@ -346,6 +349,8 @@ class Inspection(models.Model):
     passed = models.BooleanField(null=True)
     checklist = models.JSONField(default=dict, blank=True)
     findings = models.TextField(blank=True)
+    inadequacies = models.JSONField(default=list, blank=True)
+    photos = models.ManyToManyField(Upload, blank=True, related_name="inspections")
 
 
 class Deficiency(models.Model):
@@ -401,6 +406,19 @@ class ChangeNotice(models.Model):
     significant = models.BooleanField(null=True)
     decided_on = models.DateField(null=True, blank=True)
     interim_measures = models.TextField(blank=True)
+    planned_for = models.DateField(null=True, blank=True)
+    amended_application_on = models.DateField(null=True, blank=True)
+    amendment_hearing_on = models.DateField(null=True, blank=True)
+    amendment_outcome = models.CharField(
+        max_length=30,
+        blank=True,
+        choices=[
+            ("approved", "Amendment approved"),
+            ("approved_with_conditions", "Amendment approved with conditions"),
+            ("disapproved", "Amendment disapproved"),
+            ("withdrawn", "Change withdrawn"),
+        ],
+    )
 
 
 class ResponsibleParty(models.Model):

@@ -1,0 +1,320 @@
+"""Forms for construction, inspections and completion: they check the shape of what was typed;
+the services check it against the law (§ 267-18H–I, § 267-20B, § 267-21, § 267-22, § 267-24)
+and `add_input_error` puts the service's error on the field, naming the value and the section.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils import timezone
+
+from outfall.kernel.errors import InputError
+from outfall.web.apps.permits.models import ChangeNotice, Surety
+
+DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+YES_NO = [("yes", "Yes"), ("no", "No")]
+
+
+def date_field(label: str, *, required: bool = True, today: bool = True, help_text: str = ""):
+    return forms.DateField(
+        label=label,
+        required=required,
+        widget=DATE,
+        help_text=help_text,
+        initial=timezone.localdate if today else None,
+    )
+
+
+def yes_no(label: str) -> forms.ChoiceField:
+    return forms.ChoiceField(label=label, choices=YES_NO, widget=forms.RadioSelect)
+
+
+class AccessibleForm(forms.Form):
+    """Inputs name their help and error text in aria-describedby (WCAG 2.1 AA 3.3.1, 1.3.1),
+    and errors the services raise land on the field they concern.
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.describe_help()
+
+    def describe_help(self) -> None:
+        """Point each input with help text at it (call again after adding fields)."""
+        for name, field in self.fields.items():
+            if field.help_text:
+                field.widget.attrs["aria-describedby"] = f"id_{name}_help"
+
+    def add_error(self, field, error):
+        super().add_error(field, error)
+        if field in self.fields:
+            widget = self.fields[field].widget
+            widget.attrs["aria-invalid"] = "true"
+            ids = widget.attrs.get("aria-describedby", "").split()
+            if f"id_{field}_error" not in ids:
+                widget.attrs["aria-describedby"] = " ".join([*ids, f"id_{field}_error"])
+
+    def add_input_error(self, exc: InputError) -> None:
+        """Show a service's InputError on its field: label, value, why and section."""
+        field = exc.field if exc.field in self.fields else None
+        label = self.fields[field].label if field else exc.field.replace("_", " ").capitalize()
+        value = exc.value
+        if isinstance(value, list | tuple):
+            value = ", ".join(str(v) for v in value) or "(none)"
+        message = f"{label} {value}: {exc.why}"
+        if exc.citation:
+            message += f", {exc.citation}"
+        self.add_error(field, message)
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    """Several files from one input (Django's documented pattern)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("widget", MultipleFileInput(attrs={"accept": "image/*"}))
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data, initial=None):
+        if not data:
+            return []
+        items = data if isinstance(data, list | tuple) else [data]
+        return [super(MultipleFileField, self).clean(item, initial) for item in items]
+
+
+class ConditionForm(AccessibleForm):
+    text = forms.CharField(label="Condition", widget=forms.Textarea(attrs={"rows": 3}))
+
+
+class ConditionMetForm(AccessibleForm):
+    met_on = date_field("Met on")
+
+
+class SuretyForm(AccessibleForm):
+    form = forms.ChoiceField(label="Form of security", choices=Surety.Form.choices)
+    amount = forms.DecimalField(label="Amount (USD)", max_digits=12, decimal_places=2)
+    posted_on = date_field("Posted on")
+    instrument_reference = forms.CharField(
+        label="Bond, letter of credit or account number", max_length=120, required=False
+    )
+    approved_by_town_counsel_on = date_field(
+        "Form approved by Town Counsel on",
+        required=False,
+        today=False,
+        help_text="Leave empty until Town Counsel approves the form (§ 267-21).",
+    )
+
+    def __init__(self, *args, allowed_forms=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if allowed_forms is not None:
+            self.fields["form"].choices = [
+                (v, label) for v, label in Surety.Form.choices if v in allowed_forms
+            ]
+
+
+class SuretyCounselForm(AccessibleForm):
+    approved_on = date_field("Approved by Town Counsel on")
+
+
+class SuretyReleaseForm(AccessibleForm):
+    kind = forms.ChoiceField(
+        label="Release",
+        choices=[("partial", "Partial, for a completed phase"), ("full", "Full")],
+        widget=forms.RadioSelect,
+    )
+    amount = forms.DecimalField(
+        label="Amount (USD)",
+        max_digits=12,
+        decimal_places=2,
+        required=False,
+        help_text="For a partial release. A full release returns everything still held.",
+    )
+    phase = forms.CharField(label="Phase completed", max_length=120, required=False)
+    phase_completed_in_compliance = forms.BooleanField(
+        label="The phase is complete and complies with the permit", required=False
+    )
+    released_on = date_field("Released on")
+
+
+class StartForm(AccessibleForm):
+    started_on = date_field("Land disturbance started on")
+
+
+class CompleteForm(AccessibleForm):
+    completed_on = date_field("Construction completed on")
+
+
+CHECKLISTS: dict[str, tuple[str, ...]] = {
+    "initial_site": (
+        "Site matches the existing-conditions plan",
+        "Wetland and resource area flags in place",
+        "Limit of work marked in the field",
+        "Soil test locations verified",
+    ),
+    "erosion_control": (
+        "Perimeter controls installed as the filed plan shows",
+        "Stabilized construction entrance",
+        "Inlet protection in place",
+        "Stockpiles stabilized or contained",
+        "No sediment leaving the site",
+    ),
+    "bury": (
+        "Pipe sizes, materials and inverts as planned",
+        "Structures at the planned locations",
+        "Bedding and joints acceptable",
+        "Infiltration stone and fabric as planned",
+    ),
+    "final": (
+        "Built features match the as-built record plan",
+        "Basins and outlets working",
+        "Flow paths defined and stable",
+        "Vegetation established",
+    ),
+}
+CHECKLIST_CHOICES = [("pass", "Pass"), ("fail", "Fail"), ("na", "Not applicable")]
+DEFICIENCY_ROWS = 3
+
+
+class InspectionForm(AccessibleForm):
+    """One § 267-22 inspection; the checklist items follow the stage."""
+
+    done_on = date_field("Inspected on")
+    scheduled_for = date_field("Scheduled for", required=False, today=False)
+    passed = yes_no("Passed")
+    findings = forms.CharField(
+        label="Findings", widget=forms.Textarea(attrs={"rows": 4}), required=False
+    )
+    photos = MultipleFileField(
+        label="Photos", required=False, help_text="JPEG, PNG, GIF or WebP images."
+    )
+
+    def __init__(self, *args, stage: str, grounds=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.stage = stage
+        self.checklist_names = []
+        for i, item in enumerate(CHECKLISTS[stage], 1):
+            name = f"check_{i}"
+            self.fields[name] = forms.ChoiceField(
+                label=item, choices=CHECKLIST_CHOICES, widget=forms.RadioSelect
+            )
+            self.checklist_names.append((name, item))
+        if stage == "final":
+            self.fields["inadequacies"] = forms.MultipleChoiceField(
+                label="Inadequate on these grounds",
+                choices=[(g["id"], g["summary"]) for g in grounds],
+                widget=forms.CheckboxSelectMultiple,
+                required=False,
+                help_text="A final inspection may find the system inadequate only on these "
+                "grounds (§ 267-22D).",
+            )
+        for i in range(1, DEFICIENCY_ROWS + 1):
+            self.fields[f"deficiency_{i}"] = forms.CharField(
+                label=f"Deficiency {i}", max_length=500, required=False
+            )
+            self.fields[f"correct_by_{i}"] = date_field(
+                f"Deficiency {i}: correct by", required=False, today=False
+            )
+        self.describe_help()
+
+    def clean(self):
+        data = super().clean()
+        for i in range(1, DEFICIENCY_ROWS + 1):
+            if data.get(f"deficiency_{i}") and not data.get(f"correct_by_{i}"):
+                self.add_error(f"correct_by_{i}", "A deficiency needs a correction deadline.")
+        return data
+
+    @property
+    def checklist(self) -> list[dict]:
+        return [
+            {"item": item, "result": self.cleaned_data[name]} for name, item in self.checklist_names
+        ]
+
+    @property
+    def deficiencies(self) -> list[tuple]:
+        d = self.cleaned_data
+        return [
+            (d[f"deficiency_{i}"], d[f"correct_by_{i}"])
+            for i in range(1, DEFICIENCY_ROWS + 1)
+            if d.get(f"deficiency_{i}")
+        ]
+
+
+class DeficiencyCorrectedForm(AccessibleForm):
+    corrected_on = date_field("Corrected on")
+
+
+class ChangeNoticeForm(AccessibleForm):
+    description = forms.CharField(
+        label="The change you intend to make", widget=forms.Textarea(attrs={"rows": 4})
+    )
+    planned_for = date_field(
+        "Planned date of the change",
+        today=False,
+        help_text="The Board must hear of a change before it is made (§ 267-18H).",
+    )
+    not_yet_made = forms.BooleanField(label="I have not made this change yet")
+
+
+class ChangeDecisionForm(AccessibleForm):
+    significant = yes_no("Is the change significant?")
+    decided_on = date_field("Decided on")
+    interim_measures = forms.CharField(
+        label="Interim measures required",
+        widget=forms.Textarea(attrs={"rows": 3}),
+        required=False,
+    )
+
+
+class ChangeAmendmentForm(AccessibleForm):
+    amended_application_on = date_field("Amended application received on")
+    amendment_hearing_on = date_field("Public hearing held on", required=False, today=False)
+    amendment_outcome = forms.ChoiceField(
+        label="Outcome",
+        choices=[("", "Pending"), *ChangeNotice._meta.get_field("amendment_outcome").choices],
+        required=False,
+    )
+
+
+class AsBuiltForm(AccessibleForm):
+    engineer_name = forms.CharField(label="Certifying engineer", max_length=200)
+    pe_license = forms.CharField(label="PE license number", max_length=40)
+    deviations = forms.CharField(
+        label="Deviations from the approved plan",
+        widget=forms.Textarea(attrs={"rows": 3}),
+        required=False,
+    )
+    file = forms.FileField(
+        label="Certified drawings (PDF)",
+        widget=forms.ClearableFileInput(attrs={"accept": "application/pdf,.pdf"}),
+    )
+    certified = forms.BooleanField(
+        label="The drawings bear the certification of a registered professional engineer"
+    )
+
+
+class AsBuiltReviewForm(AccessibleForm):
+    accepted = yes_no("Accept the drawings?")
+    note = forms.CharField(
+        label="Note to the permittee", widget=forms.Textarea(attrs={"rows": 3}), required=False
+    )
+
+
+class EasementForm(AccessibleForm):
+    purpose = forms.CharField(label="Purpose", max_length=200)
+    location = forms.CharField(label="Location", max_length=200)
+
+
+class EasementRecordForm(AccessibleForm):
+    recorded_on = date_field("Recorded on")
+    book = forms.CharField(label="Book", max_length=20)
+    page = forms.CharField(label="Page", max_length=20)
+
+
+class CertificateForm(AccessibleForm):
+    issued_on = date_field("Issued on")
+
+
+class CloseForm(AccessibleForm):
+    closed_on = date_field("Closed on")

@@ -1,0 +1,343 @@
+"""Reads for the life of a permit after approval: conditions, surety, inspections, change
+notices, completion, as-builts, easements and the certificate (§ 267-18F–I, § 267-20B,
+§ 267-21, § 267-22, § 267-24).
+
+Each step of this stage has a window of case states in which it makes sense; the services refuse
+a step outside its window with the same reasons the pages show, so the two never disagree.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db.models import Prefetch, Sum
+
+from outfall.compliance import lifecycle
+from outfall.compliance.lifecycle import (
+    APPROVED_STATES,
+    PENDING_DECISION,
+    STATE_LABELS,
+    PermitState,
+    TransitionNotAllowed,
+)
+from outfall.law import s267_18_procedure, s267_21_surety, s267_22_inspections, s267_24_certificate
+from outfall.law.determination import Determination, Reason
+from outfall.law.errors import LawError
+from outfall.web.apps.permits.models import (
+    Application,
+    Certificate,
+    GeneratedDocument,
+    Inspection,
+    Surety,
+    Upload,
+)
+from outfall.web.apps.permits.policy import can
+
+S = PermitState
+AFTER_APPROVAL = (*APPROVED_STATES, S.ISSUED)
+BUILDING = (*AFTER_APPROVAL, S.UNDER_CONSTRUCTION)
+BEFORE_CERTIFICATE = (*BUILDING, S.CONSTRUCTION_COMPLETE)
+THROUGH_CLOSE = (*BEFORE_CERTIFICATE, S.CERTIFIED, S.CLOSED)
+
+INSPECTION_STATES: dict[str, tuple[PermitState, ...]] = {
+    # § 267-22A puts the initial site inspection before plan approval; one made then may still
+    # be entered once the permit is approved, so the record catches up with the field.
+    "initial_site": (S.SUBMITTED, S.INCOMPLETE, *PENDING_DECISION, *BUILDING),
+    "erosion_control": (S.ISSUED, S.UNDER_CONSTRUCTION),
+    "bury": (S.ISSUED, S.UNDER_CONSTRUCTION),
+    "final": (S.UNDER_CONSTRUCTION, S.CONSTRUCTION_COMPLETE),
+}
+
+SURETY_FORM_IDS = {
+    Surety.Form.BOND: "surety_bond",
+    Surety.Form.LETTER_OF_CREDIT: "irrevocable_letter_of_credit",
+    Surety.Form.CASH: "cash",
+    Surety.Form.OTHER: "other_acceptable_security",
+}
+
+DOCUMENT_KINDS = ("certificate", "surety_release")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One thing a user may do in this stage: who (a policy action), when (states), why."""
+
+    action: str
+    states: tuple[PermitState, ...]
+    citation: str
+    label: str
+
+
+STEPS: dict[str, Step] = {
+    "condition_add": Step(
+        "preconstruction.manage", BUILDING, "§ 267-18F(2)", "Add a pre-construction condition"
+    ),
+    "condition_met": Step(
+        "preconstruction.manage", BUILDING, "§ 267-18F(2)", "Record a condition as met"
+    ),
+    "surety_post": Step("surety.manage", BUILDING, "§ 267-21", "Record the surety posted"),
+    "surety_counsel": Step(
+        "surety.manage", THROUGH_CLOSE, "§ 267-21", "Record Town Counsel's approval of its form"
+    ),
+    "surety_release": Step(
+        "surety.manage",
+        (S.UNDER_CONSTRUCTION, S.CONSTRUCTION_COMPLETE, S.CERTIFIED, S.CLOSED),
+        "§ 267-21",
+        "Release surety",
+    ),
+    "construction_start": Step(
+        "construction.record", (S.ISSUED,), "§ 267-21", "Record the start of construction"
+    ),
+    "inspection_record": Step(
+        "inspection.record",
+        tuple(dict.fromkeys(s for states in INSPECTION_STATES.values() for s in states)),
+        "§ 267-22",
+        "Record an inspection",
+    ),
+    "deficiency_correct": Step(
+        "inspection.record", THROUGH_CLOSE, "§ 267-22", "Record a deficiency corrected"
+    ),
+    "change_submit": Step(
+        "change_notice.submit", BUILDING, "§ 267-18H", "Notify a change before making it"
+    ),
+    "change_decide": Step(
+        "change_notice.decide", BEFORE_CERTIFICATE, "§ 267-18H", "Decide whether it is significant"
+    ),
+    "change_amendment": Step(
+        "change_notice.decide",
+        BEFORE_CERTIFICATE,
+        "§ 267-18H",
+        "Record the amended application and its hearing",
+    ),
+    "construction_complete": Step(
+        "construction.record",
+        (S.UNDER_CONSTRUCTION,),
+        "§ 267-18I",
+        "Record completion of construction",
+    ),
+    "as_built_submit": Step(
+        "as_built.submit",
+        (S.UNDER_CONSTRUCTION, S.CONSTRUCTION_COMPLETE),
+        "§ 267-18I",
+        "Submit PE-certified as-built drawings",
+    ),
+    "as_built_review": Step(
+        "as_built.accept",
+        (S.UNDER_CONSTRUCTION, S.CONSTRUCTION_COMPLETE),
+        "§ 267-18I",
+        "Accept or return as-built drawings",
+    ),
+    "easement_add": Step("easement.record", BEFORE_CERTIFICATE, "§ 267-20B", "Add an easement"),
+    "easement_record": Step(
+        "easement.record",
+        BEFORE_CERTIFICATE,
+        "§ 267-20B",
+        "Record an easement at the Registry of Deeds",
+    ),
+    "certificate_issue": Step(
+        "certificate.issue",
+        lifecycle.transition("issue_certificate").sources,
+        "§ 267-24",
+        "Issue the certificate of completion",
+    ),
+    "file_close": Step(
+        "file.close",
+        lifecycle.transition("close_file").sources,
+        "§ 267-20",
+        "Close the permit file",
+    ),
+}
+
+
+def step_blockers(application: Application, key: str, *, steps=None) -> list[Reason]:
+    """Why step `key` cannot be taken in the case's present state (empty when it can)."""
+    step = (steps or STEPS)[key]
+    if application.state in step.states:
+        return []
+    allowed = "; ".join(STATE_LABELS[s] for s in step.states)
+    return [
+        Reason(
+            step.citation,
+            f"'{step.label}' is not possible while the case is "
+            f"'{application.state_label}' (only: {allowed})",
+        )
+    ]
+
+
+def step_require(application: Application, key: str, *, steps=None) -> None:
+    """Raise TransitionNotAllowed with the reasons when step `key` is out of its window."""
+    reasons = step_blockers(application, key, steps=steps)
+    if reasons:
+        raise TransitionNotAllowed(key, application.state, reasons)
+
+
+def step_available(user, application: Application, key: str, *, steps=None) -> bool:
+    """Whether `user` may take step `key` now: the policy allows it and the state fits."""
+    step = (steps or STEPS)[key]
+    return can(user, step.action, application) and not step_blockers(application, key, steps=steps)
+
+
+def surety_held(surety: Surety | None) -> Decimal:
+    """What is still held of the security after every release so far."""
+    if surety is None:
+        return Decimal("0.00")
+    released = surety.releases.aggregate(total=Sum("amount"))["total"] or Decimal("0.00")
+    return surety.amount - released
+
+
+def surety_get(application: Application) -> Surety | None:
+    return Surety.objects.filter(application=application).first()
+
+
+def certificate_get(application: Application) -> Certificate | None:
+    return Certificate.objects.filter(application=application).first()
+
+
+def final_inspection_passed(application: Application) -> bool:
+    """Whether a final inspection found the system adequate and reported so (§ 267-22D)."""
+    return application.inspections.filter(
+        stage=Inspection.Stage.FINAL, done_on__isnull=False, passed=True
+    ).exists()
+
+
+def inspections_done(application: Application) -> list[str]:
+    """The stages done and not failed, in the order done, as § 267-22's sequence counts them."""
+    return list(
+        application.inspections.filter(done_on__isnull=False)
+        .exclude(passed=False)
+        .order_by("done_on", "pk")
+        .values_list("stage", flat=True)
+    )
+
+
+def inspection_allowed(application: Application, stage: str) -> Determination:
+    """Whether the `stage` inspection may be recorded now, by the order of § 267-22."""
+    return s267_22_inspections.next_inspection_allowed(
+        inspections_done(application),
+        stage,
+        record_plan_submitted=application.as_builts.exists(),
+        underground_drainage=application.underground_drainage,
+        as_of=application.law_date,
+        town=application.town.slug,
+    )
+
+
+def certificate_readiness(application: Application) -> Determination:
+    """Whether the certificate of completion may issue, naming every unmet prerequisite
+    (§ 267-24, § 267-22D, § 267-18I, § 267-20A, § 267-20B). An as-built counts once accepted.
+    """
+    easements = list(application.easements.all())
+    return s267_24_certificate.certificate_prerequisites(
+        final_inspection_passed(application),
+        application.as_builts.filter(accepted=True).exists(),
+        application.om_plan_provided,
+        all(e.recorded_on and e.book and e.page for e in easements),
+        easements_required=bool(easements),
+        as_of=application.law_date,
+        town=application.town.slug,
+    )
+
+
+def surety_full_release_readiness(application: Application) -> Determination:
+    """Whether the surety may be released in full (§ 267-21): final report and certificate."""
+    return s267_21_surety.surety_release_allowed(
+        "full",
+        final_inspection_report_received=final_inspection_passed(application),
+        certificate_issued=certificate_get(application) is not None,
+        as_of=application.law_date,
+        town=application.town.slug,
+    )
+
+
+@dataclass(frozen=True)
+class AsBuiltDeadline:
+    """When the as-built drawings are due, or why the date cannot be given."""
+
+    due: dt.date | None = None
+    raw_due: dt.date | None = None
+    citation: str = "§ 267-18I"
+    explanation: str = ""
+    moved_because: str | None = None
+
+
+def as_built_deadline(application: Application) -> AsBuiltDeadline | None:
+    """The as-built drawings' due date from completion (§ 267-18I); None before completion."""
+    completed = application.construction_completed_on
+    if completed is None:
+        return None
+    try:
+        det = s267_18_procedure.permit_deadlines(
+            application.complete_on or completed,
+            project_completed=completed,
+            as_of=application.law_date,
+            town=application.town.slug,
+        )
+    except LawError as exc:
+        return AsBuiltDeadline(explanation=str(exc))
+    d = next(d for d in det.outcome if d.key == "as_built_due")
+    return AsBuiltDeadline(d.due, d.raw_due, d.citation, d.explanation, d.moved_because)
+
+
+def final_inadequacy_grounds(application: Application) -> list[dict]:
+    """The § 267-22D grounds a final inspection may rely on, with their summaries."""
+    det = s267_22_inspections.final_inspection_inadequacy_grounds(
+        as_of=application.law_date, town=application.town.slug
+    )
+    return list(det.details["grounds"])
+
+
+def construction_record(user, application: Application) -> dict:
+    """Everything the construction panel and page show, and which steps `user` may take."""
+    surety = surety_get(application)
+    inspections = application.inspections.order_by("done_on", "pk").prefetch_related(
+        "deficiencies", Prefetch("photos", queryset=Upload.objects.order_by("pk"))
+    )
+    readiness = certificate_readiness(application)
+    stage_allowed = {
+        stage: not inspection_allowed(application, stage).details["unmet"]
+        and application.state in states
+        for stage, states in INSPECTION_STATES.items()
+    }
+    return {
+        "application": application,
+        "after_approval": application.state in THROUGH_CLOSE,
+        "conditions": application.preconstruction_conditions.order_by("pk"),
+        "surety": surety,
+        "surety_releases": surety.releases.order_by("released_on", "pk") if surety else [],
+        "surety_held": surety_held(surety),
+        "inspections": inspections,
+        "next_stages": [Inspection.Stage(s).label for s, ok in stage_allowed.items() if ok],
+        "change_notices": application.change_notices.order_by("submitted_on", "pk"),
+        "as_builts": application.as_builts.order_by("received_on", "pk"),
+        "as_built_deadline": as_built_deadline(application),
+        "easements": application.easements.order_by("pk"),
+        "certificate": certificate_get(application),
+        "certificate_readiness": readiness,
+        "certificate_unmet": readiness.details.get("unmet", []),
+        "full_release": surety_full_release_readiness(application) if surety else None,
+        "stages": [(s.value, s.label) for s in Inspection.Stage],
+        "documents": construction_documents(user, application),
+        "can": {key: step_available(user, application, key) for key in STEPS},
+    }
+
+
+def construction_documents(user, application: Application):
+    """The certificate and surety release letters on file that `user` may read."""
+    docs = application.documents.filter(kind__in=DOCUMENT_KINDS).order_by("generated_at", "pk")
+    if not can(user, "case.view", application):
+        docs = docs.filter(public=True)
+    return docs
+
+
+def construction_document_get(user, application: Application, pk: int) -> GeneratedDocument:
+    """One of this stage's documents the user may read, else DoesNotExist."""
+    return construction_documents(user, application).get(pk=pk)
+
+
+def construction_upload_get(application: Application, pk: int) -> Upload:
+    """An inspection photo or as-built drawing of this case, else DoesNotExist."""
+    return Upload.objects.get(
+        application=application, kind__in=(Upload.Kind.PHOTO, Upload.Kind.AS_BUILT), pk=pk
+    )

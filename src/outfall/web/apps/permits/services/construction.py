@@ -1,0 +1,1091 @@
+"""Writes for the life of a permit after approval: pre-construction conditions, surety
+(§ 267-21), the start and completion of construction, the four inspections (§ 267-22), change
+notices (§ 267-18H), as-built drawings (§ 267-18I), easements (§ 267-20B), the certificate of
+completion (§ 267-24) and closing the file.
+
+Every service is atomic, takes `actor=`, audits under its section in the same transaction and
+sends its notices only after commit. Lifecycle steps go through `application_transition` inside
+the same transaction as the record they rest on, so a refused step leaves nothing half-saved.
+A refusal raises `TransitionNotAllowed` with every reason; bad input raises `InputError`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import io
+from collections.abc import Iterable, Sequence
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import transaction
+from django.utils import timezone
+
+from outfall.compliance import lifecycle
+from outfall.compliance.lifecycle import TransitionNotAllowed
+from outfall.kernel.errors import InputError
+from outfall.law import s267_18_procedure, s267_21_surety, s267_22_inspections
+from outfall.law.determination import Determination, Reason
+from outfall.web.apps.audit.services import audit_record
+from outfall.web.apps.core.models import Membership
+from outfall.web.apps.core.roles import Role
+from outfall.web.apps.permits.documents import document_generate
+from outfall.web.apps.permits.facts import permit_facts
+from outfall.web.apps.permits.models import (
+    Application,
+    AsBuilt,
+    Certificate,
+    ChangeNotice,
+    Deficiency,
+    DeterminationRecord,
+    Easement,
+    Inspection,
+    PreconstructionCondition,
+    Surety,
+    SuretyRelease,
+    Upload,
+)
+from outfall.web.apps.permits.selectors.construction import (
+    INSPECTION_STATES,
+    SURETY_FORM_IDS,
+    certificate_readiness,
+    inspection_allowed,
+    step_require,
+    surety_full_release_readiness,
+    surety_held,
+)
+from outfall.web.apps.permits.services.transitions import application_transition
+
+STAGE_CITATIONS = {
+    "initial_site": "§ 267-22A",
+    "erosion_control": "§ 267-22B",
+    "bury": "§ 267-22C",
+    "final": "§ 267-22D",
+}
+CHECKLIST_RESULTS = ("pass", "fail", "na")
+IMAGE_SIGNATURES = {
+    ".jpg": (b"\xff\xd8\xff",),
+    ".jpeg": (b"\xff\xd8\xff",),
+    ".png": (b"\x89PNG\r\n\x1a\n",),
+    ".gif": (b"GIF87a", b"GIF89a"),
+    ".webp": (b"RIFF",),
+}
+IMAGE_TYPES = {".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png"}
+IMAGE_TYPES |= {".gif": "image/gif", ".webp": "image/webp"}
+
+
+# --- shared helpers -------------------------------------------------------------------------
+
+
+def _locked(application: Application) -> Application:
+    return Application.objects.select_for_update().get(pk=application.pk)
+
+
+def _audit(application, *, actor, action, section, summary, obj, changes=None, public=False):
+    audit_record(
+        actor=actor,
+        town=application.town,
+        action=action,
+        section=section,
+        summary=summary,
+        obj=obj,
+        case=application,
+        changes=changes or {},
+        public=public,
+    )
+
+
+def _snapshot(application: Application, det: Determination) -> DeterminationRecord:
+    """Keep the determination a step relied on, so the step can be reproduced later."""
+    d = det.as_dict()
+    return DeterminationRecord.objects.create(
+        application=application,
+        question=det.question,
+        as_of=det.as_of,
+        outcome=d["outcome"],
+        reasons=d["reasons"],
+        parameters=d["parameters"],
+    )
+
+
+def _refuse(name: str, application: Application, reasons: Sequence[Reason]) -> None:
+    if reasons:
+        raise TransitionNotAllowed(name, application.state, list(reasons))
+
+
+def _notify(subject: str, body: str, recipients: Iterable[str]) -> None:
+    """Send an e-mail once the transaction commits (never for a write that rolled back)."""
+    to = sorted({r for r in recipients if r})
+    if to:
+        transaction.on_commit(lambda: send_mail(subject, body, None, to))
+
+
+def _applicant_email(application: Application) -> list[str]:
+    return [application.applicant.email]
+
+
+def _clerk_emails(application: Application) -> list[str]:
+    return list(
+        Membership.objects.filter(town=application.town, role=Role.CLERK).values_list(
+            "user__email", flat=True
+        )
+    )
+
+
+def _not_before(field: str, day: dt.date, earliest: dt.date | None, what: str, citation: str):
+    if earliest is not None and day < earliest:
+        raise InputError(
+            field, day.isoformat(), f"is before {what} ({earliest.isoformat()})", citation
+        )
+
+
+def _sniffed_upload(uploaded, *, kinds: dict[str, tuple[bytes, ...]], label: str) -> tuple:
+    """Check an uploaded file's size, extension and content; return (bytes, extension)."""
+    name = getattr(uploaded, "name", "") or ""
+    ext = ("." + name.rsplit(".", 1)[-1].lower()) if "." in name else ""
+    if ext not in kinds:
+        raise InputError("file", name, f"{label} must be one of: {', '.join(sorted(kinds))}")
+    if uploaded.size > settings.UPLOAD_MAX_BYTES:
+        raise InputError(
+            "file", name, f"is {uploaded.size} bytes; the limit is {settings.UPLOAD_MAX_BYTES}"
+        )
+    uploaded.seek(0)
+    content = uploaded.read()
+    if not content or not any(content.startswith(sig) for sig in kinds[ext]):
+        raise InputError("file", name, f"its content is not a {ext} file ({label})")
+    return content, ext
+
+
+def _check_image(uploaded) -> tuple[bytes, str]:
+    content, ext = _sniffed_upload(uploaded, kinds=IMAGE_SIGNATURES, label="a photo")
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        Image.open(io.BytesIO(content)).verify()
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
+        raise InputError("file", uploaded.name, f"is not a readable image ({exc})") from None
+    return content, IMAGE_TYPES[ext]
+
+
+def _check_pdf(uploaded) -> tuple[bytes, str]:
+    content, _ = _sniffed_upload(uploaded, kinds={".pdf": (b"%PDF-",)}, label="the drawings")
+    return content, "application/pdf"
+
+
+def _store_upload(application, uploaded, content: bytes, content_type: str, *, kind, actor):
+    from django.core.files.base import ContentFile
+
+    upload = Upload(
+        application=application,
+        kind=kind,
+        original_name=uploaded.name[:255],
+        content_type=content_type,
+        size=len(content),
+        sha256=hashlib.sha256(content).hexdigest(),
+        uploaded_by=actor,
+    )
+    upload.file.save(uploaded.name, ContentFile(content), save=False)
+    upload.save()
+    return upload
+
+
+# --- pre-construction conditions ------------------------------------------------------------
+
+
+def condition_add(application: Application, *, text: str, actor) -> PreconstructionCondition:
+    """Add a condition that must be met before construction starts (§ 267-18F(2))."""
+    if not text.strip():
+        raise InputError("text", text, "a condition needs its wording", "§ 267-18F(2)")
+    with transaction.atomic():
+        application = _locked(application)
+        step_require(application, "condition_add")
+        condition = PreconstructionCondition.objects.create(application=application, text=text)
+        _audit(
+            application,
+            actor=actor,
+            action="condition.add",
+            section="§ 267-18F(2)",
+            summary=f"Pre-construction condition added: {text[:120]}",
+            obj=condition,
+            public=True,
+        )
+    return condition
+
+
+def condition_mark_met(
+    condition: PreconstructionCondition, *, met_on: dt.date, actor
+) -> PreconstructionCondition:
+    """Record the date a pre-construction condition was met."""
+    with transaction.atomic():
+        application = _locked(condition.application)
+        step_require(application, "condition_met")
+        condition = PreconstructionCondition.objects.select_for_update().get(pk=condition.pk)
+        if condition.met_on is not None:
+            raise InputError(
+                "met_on", met_on.isoformat(), f"already met on {condition.met_on.isoformat()}"
+            )
+        condition.met_on = met_on
+        condition.save(update_fields=["met_on"])
+        _audit(
+            application,
+            actor=actor,
+            action="condition.met",
+            section="§ 267-18F(2)",
+            summary=f"Pre-construction condition met on {met_on.isoformat()}",
+            obj=condition,
+            changes={"met_on": [None, met_on]},
+            public=True,
+        )
+    return condition
+
+
+# --- surety (§ 267-21) ----------------------------------------------------------------------
+
+
+def surety_post(
+    application: Application,
+    *,
+    form: str,
+    amount: Decimal,
+    posted_on: dt.date,
+    actor,
+    instrument_reference: str = "",
+    approved_by_town_counsel_on: dt.date | None = None,
+) -> Surety:
+    """Record the security posted before land disturbance, in a form § 267-21 allows."""
+    if form not in SURETY_FORM_IDS:
+        raise InputError("form", form, f"expected one of {', '.join(SURETY_FORM_IDS)}", "§ 267-21")
+    det = s267_21_surety.surety_form_allowed(
+        SURETY_FORM_IDS[form], as_of=application.law_date, town=application.town.slug
+    )
+    if not det.outcome:
+        raise InputError("form", form, det.reasons[-1].text, "§ 267-21")
+    if amount is None or amount <= 0:
+        raise InputError("amount", amount, "the security must be a positive amount", "§ 267-21")
+    with transaction.atomic():
+        application = _locked(application)
+        step_require(application, "surety_post")
+        if Surety.objects.filter(application=application).exists():
+            raise InputError("form", form, "a surety is already on file for this permit")
+        surety = Surety.objects.create(
+            application=application,
+            form=form,
+            amount=amount,
+            posted_on=posted_on,
+            instrument_reference=instrument_reference,
+            approved_by_town_counsel_on=approved_by_town_counsel_on,
+        )
+        _snapshot(application, det)
+        _audit(
+            application,
+            actor=actor,
+            action="surety.post",
+            section="§ 267-21",
+            summary=f"{surety.get_form_display()} of ${amount:,.2f} posted on {posted_on}",
+            obj=surety,
+            changes={"form": form, "amount": amount, "posted_on": posted_on},
+        )
+    return surety
+
+
+def surety_counsel_approve(application: Application, *, approved_on: dt.date, actor) -> Surety:
+    """Record Town Counsel's approval of the form of the security (§ 267-21)."""
+    with transaction.atomic():
+        application = _locked(application)
+        step_require(application, "surety_counsel")
+        surety = Surety.objects.select_for_update().filter(application=application).first()
+        if surety is None:
+            raise InputError("approved_on", approved_on.isoformat(), "no surety is posted yet")
+        if surety.approved_by_town_counsel_on is not None:
+            raise InputError(
+                "approved_on",
+                approved_on.isoformat(),
+                f"already approved on {surety.approved_by_town_counsel_on.isoformat()}",
+            )
+        surety.approved_by_town_counsel_on = approved_on
+        surety.save(update_fields=["approved_by_town_counsel_on"])
+        _audit(
+            application,
+            actor=actor,
+            action="surety.counsel_approval",
+            section="§ 267-21",
+            summary=f"Town Counsel approved the form of the surety on {approved_on}",
+            obj=surety,
+            changes={"approved_by_town_counsel_on": [None, approved_on]},
+        )
+    return surety
+
+
+def surety_release(
+    application: Application,
+    *,
+    kind: str,
+    released_on: dt.date,
+    actor,
+    amount: Decimal | None = None,
+    phase: str = "",
+    phase_completed_in_compliance: bool = False,
+) -> SuretyRelease:
+    """Release part of the security for a completed phase, or all that is still held once the
+    final inspection report is in and the certificate issued (§ 267-21); file the letter PDF.
+    """
+    with transaction.atomic():
+        application = _locked(application)
+        step_require(application, "surety_release")
+        surety = Surety.objects.select_for_update().filter(application=application).first()
+        if surety is None:
+            raise InputError("kind", kind, "no surety is posted", "§ 267-21")
+        _not_before(
+            "released_on", released_on, surety.posted_on, "the surety was posted", "§ 267-21"
+        )
+        held = surety_held(surety)
+        if held <= 0:
+            raise InputError("kind", kind, "nothing of the surety is still held", "§ 267-21")
+        if kind == "full":
+            det = surety_full_release_readiness(application)
+            _refuse("surety_release", application, det.reasons if not det.outcome else [])
+            amount = held
+        elif kind == "partial":
+            if not phase.strip():
+                raise InputError("phase", phase, "name the phase completed", "§ 267-21")
+            det = s267_21_surety.surety_release_allowed(
+                "partial",
+                phase_completed_in_compliance=phase_completed_in_compliance,
+                as_of=application.law_date,
+                town=application.town.slug,
+            )
+            _refuse("surety_release", application, det.reasons if not det.outcome else [])
+            if amount is None or amount <= 0:
+                raise InputError("amount", amount, "a release is a positive amount", "§ 267-21")
+            if amount > held:
+                raise InputError(
+                    "amount",
+                    f"{amount:.2f}",
+                    f"is more than is still held ({held:.2f})",
+                    "§ 267-21",
+                )
+        else:
+            raise InputError("kind", kind, "expected partial or full", "§ 267-21")
+        release = SuretyRelease.objects.create(
+            surety=surety, kind=kind, amount=amount, released_on=released_on, phase=phase
+        )
+        _snapshot(application, det)
+        release.letter = document_generate(
+            application,
+            "surety_release",
+            actor=actor,
+            context={
+                "surety": surety,
+                "release": release,
+                "held_before": held,
+                "held_after": held - amount,
+                "reasons": det.reasons,
+            },
+        )
+        release.save(update_fields=["letter"])
+        _audit(
+            application,
+            actor=actor,
+            action=f"surety.release_{kind}",
+            section="§ 267-21",
+            summary=f"{release.get_kind_display()} surety release of ${amount:,.2f}"
+            + (f" for {phase}" if phase else ""),
+            obj=release,
+            changes={"kind": kind, "amount": amount, "held": [held, held - amount]},
+            public=True,
+        )
+        _notify(
+            f"{application.number}: surety release",
+            f"The Planning Board released ${amount:,.2f} of the surety for {application.title} "
+            f"on {released_on.isoformat()} (§ 267-21). ${held - amount:,.2f} is still held.",
+            _applicant_email(application),
+        )
+    return release
+
+
+# --- construction ---------------------------------------------------------------------------
+
+
+def construction_start(application: Application, *, started_on: dt.date, actor) -> Application:
+    """Record the start of land disturbance (lifecycle `start_construction`, § 267-21): the
+    surety posted when required and its form approved, every pre-construction condition met.
+    """
+    with transaction.atomic():
+        application = _locked(application)
+        step_require(application, "construction_start")
+        reasons = list(
+            lifecycle.blockers("start_construction", application.state, permit_facts(application))
+        )
+        surety = Surety.objects.filter(application=application).first()
+        if surety is not None and surety.approved_by_town_counsel_on is None:
+            reasons.append(
+                Reason("§ 267-21", "Town Counsel has not approved the form of the surety")
+            )
+        for condition in application.preconstruction_conditions.filter(met_on__isnull=True):
+            reasons.append(
+                Reason("§ 267-18F(2)", f"pre-construction condition not met: {condition.text}")
+            )
+        _refuse("start_construction", application, reasons)
+        permit = getattr(application, "permit", None)
+        if permit is not None:
+            _not_before("started_on", started_on, permit.issued_on, "the permit issued", "§ 267-21")
+        application.construction_started_on = started_on
+        application.save(update_fields=["construction_started_on", "updated_at"])
+        application_transition(
+            application,
+            "start_construction",
+            actor=actor,
+            summary=f"Construction started on {started_on.isoformat()}",
+            extra={"construction_started_on": started_on},
+        )
+    return application
+
+
+def construction_complete(application: Application, *, completed_on: dt.date, actor) -> Application:
+    """Record completion of construction (lifecycle `complete_construction`): starts the year
+    for the as-built drawings (§ 267-18I); every inspection before the final must be done.
+    """
+    with transaction.atomic():
+        application = _locked(application)
+        step_require(application, "construction_complete")
+        _not_before(
+            "completed_on",
+            completed_on,
+            application.construction_started_on,
+            "construction started",
+            "§ 267-18I",
+        )
+        application.construction_completed_on = completed_on
+        application.save(update_fields=["construction_completed_on", "updated_at"])
+        application_transition(
+            application,
+            "complete_construction",
+            actor=actor,
+            summary=f"Construction completed on {completed_on.isoformat()}",
+            extra={"construction_completed_on": completed_on},
+        )
+        if application.complete_on is not None:
+            det = s267_18_procedure.permit_deadlines(
+                application.complete_on,
+                project_completed=completed_on,
+                as_of=application.law_date,
+                town=application.town.slug,
+            )
+            _snapshot(application, det)
+    return application
+
+
+# --- inspections (§ 267-22) -----------------------------------------------------------------
+
+
+def _checked_checklist(checklist: Sequence[dict]) -> list[dict]:
+    out = []
+    for row in checklist:
+        item, result = str(row.get("item", "")).strip(), row.get("result")
+        if not item:
+            raise InputError("checklist", row, "every checklist row needs an item", "§ 267-22")
+        if result not in CHECKLIST_RESULTS:
+            raise InputError(
+                f"checklist: {item}", result, "expected pass, fail or na (not applicable)"
+            )
+        out.append({"item": item, "result": result})
+    return out
+
+
+def _inspection_outcome(
+    application: Application,
+    stage: str,
+    passed: bool | None,
+    checklist: list[dict],
+    inadequacies: list[str],
+) -> tuple[bool | None, Determination | None]:
+    failed = [row["item"] for row in checklist if row["result"] == "fail"]
+    if passed and failed:
+        raise InputError(
+            "passed", True, f"checklist items failed: {', '.join(failed)}", STAGE_CITATIONS[stage]
+        )
+    if stage != "final":
+        if inadequacies:
+            raise InputError(
+                "inadequacies",
+                inadequacies,
+                "grounds of inadequacy belong to the final inspection only",
+                "§ 267-22D",
+            )
+        return passed, None
+    det = s267_22_inspections.final_inspection_outcome(
+        inadequacies, as_of=application.law_date, town=application.town.slug
+    )
+    if det.outcome == "adequate" and passed is False:
+        raise InputError(
+            "inadequacies",
+            [],
+            "a final inspection may find the system inadequate only on a ground the bylaw "
+            "lists; name at least one",
+            "§ 267-22D",
+        )
+    if det.outcome == "inadequate" and passed:
+        raise InputError(
+            "passed",
+            True,
+            f"the inspection names inadequacies: {', '.join(inadequacies)}",
+            "§ 267-22D",
+        )
+    return det.outcome == "adequate", det
+
+
+def inspection_record(
+    application: Application,
+    *,
+    stage: str,
+    done_on: dt.date,
+    actor,
+    passed: bool | None,
+    checklist: Sequence[dict] = (),
+    findings: str = "",
+    inadequacies: Sequence[str] = (),
+    deficiencies: Sequence[tuple[str, dt.date]] = (),
+    photos: Sequence = (),
+    scheduled_for: dt.date | None = None,
+) -> Inspection:
+    """Record one of the four § 267-22 inspections, refused out of order: checklist, photos,
+    findings, passed or not, deficiencies with their correction deadlines. The final
+    inspection's verdict rests only on the § 267-22D grounds of inadequacy.
+    """
+    if stage not in STAGE_CITATIONS:
+        raise InputError(
+            "stage", stage, f"expected one of {', '.join(STAGE_CITATIONS)}", "§ 267-22"
+        )
+    citation = STAGE_CITATIONS[stage]
+    rows = _checked_checklist(checklist)
+    inadequacies = list(dict.fromkeys(inadequacies))
+    passed, outcome = _inspection_outcome(application, stage, passed, rows, inadequacies)
+    for description, correct_by in deficiencies:
+        if not description.strip():
+            raise InputError("deficiencies", description, "a deficiency needs a description")
+        _not_before("correct_by", correct_by, done_on, "the inspection", citation)
+    images = [(f, *_check_image(f)) for f in photos]
+    with transaction.atomic():
+        application = _locked(application)
+        step_require(application, "inspection_record")
+        if application.state not in INSPECTION_STATES[stage]:
+            raise TransitionNotAllowed(
+                "inspection_record",
+                application.state,
+                [
+                    Reason(
+                        citation,
+                        f"the {Inspection.Stage(stage).label.lower()} is not made while the case "
+                        f"is '{application.state_label}'",
+                    )
+                ],
+            )
+        det = inspection_allowed(application, stage)
+        if not det.outcome:
+            raise TransitionNotAllowed("inspection_record", application.state, list(det.reasons))
+        stages = list(STAGE_CITATIONS)
+        latest = (
+            application.inspections.filter(
+                stage__in=stages[: stages.index(stage)], done_on__isnull=False
+            )
+            .order_by("-done_on")
+            .first()
+        )
+        if latest is not None:
+            _not_before(
+                "done_on",
+                done_on,
+                latest.done_on,
+                f"the {latest.get_stage_display().lower()}; § 267-22 takes them in order",
+                citation,
+            )
+        inspection = Inspection.objects.create(
+            application=application,
+            stage=stage,
+            scheduled_for=scheduled_for,
+            done_on=done_on,
+            inspector=actor,
+            passed=passed,
+            checklist=rows,
+            findings=findings,
+            inadequacies=inadequacies,
+        )
+        for description, correct_by in deficiencies:
+            Deficiency.objects.create(
+                inspection=inspection, description=description, correct_by=correct_by
+            )
+        for uploaded, content, content_type in images:
+            inspection.photos.add(
+                _store_upload(
+                    application,
+                    uploaded,
+                    content,
+                    content_type,
+                    kind=Upload.Kind.PHOTO,
+                    actor=actor,
+                )
+            )
+        _snapshot(application, det)
+        if outcome is not None:
+            _snapshot(application, outcome)
+        verdict = {True: "passed", False: "failed", None: "no verdict"}[passed]
+        _audit(
+            application,
+            actor=actor,
+            action=f"inspection.{stage}",
+            section=citation,
+            summary=f"{inspection.get_stage_display()} on {done_on.isoformat()}: {verdict}"
+            + (f", {len(deficiencies)} deficiency(ies)" if deficiencies else ""),
+            obj=inspection,
+            changes={"passed": passed, "inadequacies": inadequacies, "checklist": rows},
+            public=True,
+        )
+        if deficiencies or passed is False:
+            lines = [f"- {d} (correct by {c.isoformat()})" for d, c in deficiencies]
+            _notify(
+                f"{application.number}: {inspection.get_stage_display().lower()} findings",
+                f"The {inspection.get_stage_display().lower()} of {application.title} on "
+                f"{done_on.isoformat()} was {verdict} ({citation}).\n" + "\n".join(lines),
+                _applicant_email(application),
+            )
+    return inspection
+
+
+def deficiency_mark_corrected(
+    deficiency: Deficiency, *, corrected_on: dt.date, actor
+) -> Deficiency:
+    """Record the date an inspection deficiency was corrected."""
+    with transaction.atomic():
+        application = _locked(deficiency.inspection.application)
+        step_require(application, "deficiency_correct")
+        deficiency = Deficiency.objects.select_for_update().get(pk=deficiency.pk)
+        if deficiency.corrected_on is not None:
+            raise InputError(
+                "corrected_on",
+                corrected_on.isoformat(),
+                f"already corrected on {deficiency.corrected_on.isoformat()}",
+            )
+        _not_before(
+            "corrected_on",
+            corrected_on,
+            deficiency.inspection.done_on,
+            "the inspection that found it",
+            STAGE_CITATIONS[deficiency.inspection.stage],
+        )
+        deficiency.corrected_on = corrected_on
+        deficiency.save(update_fields=["corrected_on"])
+        late = corrected_on > deficiency.correct_by
+        _audit(
+            application,
+            actor=actor,
+            action="deficiency.corrected",
+            section=STAGE_CITATIONS[deficiency.inspection.stage],
+            summary=f"Deficiency corrected on {corrected_on.isoformat()}"
+            + (f" (after the {deficiency.correct_by.isoformat()} deadline)" if late else ""),
+            obj=deficiency,
+            changes={"corrected_on": [None, corrected_on]},
+            public=True,
+        )
+    return deficiency
+
+
+# --- change notices (§ 267-18H) -------------------------------------------------------------
+
+
+def change_notice_submit(
+    application: Application,
+    *,
+    description: str,
+    planned_for: dt.date,
+    actor,
+    submitted_on: dt.date | None = None,
+) -> ChangeNotice:
+    """The permittee's written notice of a change, given before the change is made (§ 267-18H)."""
+    submitted_on = submitted_on or timezone.localdate()
+    if not description.strip():
+        raise InputError("description", description, "describe the change", "§ 267-18H")
+    if planned_for < submitted_on:
+        raise InputError(
+            "planned_for",
+            planned_for.isoformat(),
+            f"a change is notified before it is made, and this notice is dated "
+            f"{submitted_on.isoformat()}",
+            "§ 267-18H",
+        )
+    with transaction.atomic():
+        application = _locked(application)
+        step_require(application, "change_submit")
+        notice = ChangeNotice.objects.create(
+            application=application,
+            description=description,
+            submitted_on=submitted_on,
+            planned_for=planned_for,
+        )
+        _audit(
+            application,
+            actor=actor,
+            action="change_notice.submit",
+            section="§ 267-18H",
+            summary=f"Change notified on {submitted_on.isoformat()}, planned for "
+            f"{planned_for.isoformat()}",
+            obj=notice,
+            public=True,
+        )
+        _notify(
+            f"{application.number}: change notice",
+            f"The permittee of {application.title} notified a change planned for "
+            f"{planned_for.isoformat()} (§ 267-18H):\n{description}",
+            _clerk_emails(application),
+        )
+    return notice
+
+
+def change_notice_decide(
+    notice: ChangeNotice, *, significant: bool, decided_on: dt.date, actor, interim_measures=""
+) -> ChangeNotice:
+    """The Board's finding whether a notified change is significant; a significant change needs
+    an amended application and a public hearing (§ 267-18H).
+    """
+    with transaction.atomic():
+        application = _locked(notice.application)
+        step_require(application, "change_decide")
+        notice = ChangeNotice.objects.select_for_update().get(pk=notice.pk)
+        if notice.significant is not None:
+            raise InputError("significant", significant, "this notice is already decided")
+        _not_before("decided_on", decided_on, notice.submitted_on, "the notice", "§ 267-18H")
+        det = s267_18_procedure.change_requires_amendment(
+            significant, as_of=application.law_date, town=application.town.slug
+        )
+        notice.significant = significant
+        notice.decided_on = decided_on
+        notice.interim_measures = interim_measures
+        notice.save(update_fields=["significant", "decided_on", "interim_measures"])
+        _snapshot(application, det)
+        outcome = (
+            "significant: an amended application and a public hearing are required"
+            if det.outcome
+            else "not significant: no amended application is needed"
+        )
+        _audit(
+            application,
+            actor=actor,
+            action="change_notice.decide",
+            section="§ 267-18H",
+            summary=f"Change found {outcome}",
+            obj=notice,
+            changes={"significant": [None, significant]},
+            public=True,
+        )
+        _notify(
+            f"{application.number}: your change notice",
+            f"The Planning Board found the change notified on {notice.submitted_on.isoformat()} "
+            f"{outcome} (§ 267-18H)."
+            + (f"\nInterim measures: {interim_measures}" if interim_measures else ""),
+            _applicant_email(application),
+        )
+    return notice
+
+
+def change_notice_record_amendment(
+    notice: ChangeNotice,
+    *,
+    amended_application_on: dt.date,
+    actor,
+    amendment_hearing_on: dt.date | None = None,
+    amendment_outcome: str = "",
+) -> ChangeNotice:
+    """Record the amended application a significant change needed, its hearing and outcome."""
+    outcomes = dict(ChangeNotice._meta.get_field("amendment_outcome").choices)
+    if amendment_outcome and amendment_outcome not in outcomes:
+        raise InputError("amendment_outcome", amendment_outcome, "unknown outcome", "§ 267-18H")
+    decided = amendment_outcome in ("approved", "approved_with_conditions", "disapproved")
+    if decided and amendment_hearing_on is None:
+        raise InputError(
+            "amendment_hearing_on",
+            None,
+            "the Board decides an amended application only after a public hearing",
+            "§ 267-18H",
+        )
+    with transaction.atomic():
+        application = _locked(notice.application)
+        step_require(application, "change_amendment")
+        notice = ChangeNotice.objects.select_for_update().get(pk=notice.pk)
+        if not notice.significant:
+            raise InputError(
+                "amended_application_on",
+                amended_application_on.isoformat(),
+                "only a change found significant needs an amended application",
+                "§ 267-18H",
+            )
+        _not_before(
+            "amended_application_on",
+            amended_application_on,
+            notice.decided_on,
+            "the finding that the change is significant",
+            "§ 267-18H",
+        )
+        if amendment_hearing_on is not None:
+            _not_before(
+                "amendment_hearing_on",
+                amendment_hearing_on,
+                amended_application_on,
+                "the amended application",
+                "§ 267-18H",
+            )
+        before = notice.amendment_outcome
+        notice.amended_application_on = amended_application_on
+        notice.amendment_hearing_on = amendment_hearing_on
+        notice.amendment_outcome = amendment_outcome
+        notice.save(
+            update_fields=["amended_application_on", "amendment_hearing_on", "amendment_outcome"]
+        )
+        _audit(
+            application,
+            actor=actor,
+            action="change_notice.amendment",
+            section="§ 267-18H",
+            summary="Amended application for a significant change: "
+            + (outcomes[amendment_outcome] if amendment_outcome else "pending"),
+            obj=notice,
+            changes={"amendment_outcome": [before, amendment_outcome]},
+            public=True,
+        )
+    return notice
+
+
+# --- as-builts, easements, certificate, close -----------------------------------------------
+
+
+def as_built_submit(
+    application: Application,
+    *,
+    engineer_name: str,
+    pe_license: str,
+    file,
+    actor,
+    deviations: str = "",
+    received_on: dt.date | None = None,
+) -> AsBuilt:
+    """Receive as-built record drawings certified by a registered professional engineer
+    (§ 267-18I); the PDF is checked by extension and content.
+    """
+    if not engineer_name.strip():
+        raise InputError(
+            "engineer_name", engineer_name, "the certifying engineer must be named", "§ 267-18I"
+        )
+    if not pe_license.strip():
+        raise InputError(
+            "pe_license",
+            pe_license,
+            "as-builts are certified by a registered professional engineer: give the PE "
+            "license number",
+            "§ 267-18I",
+        )
+    if file is None:
+        raise InputError("file", None, "attach the certified drawings (PDF)", "§ 267-18I")
+    content, content_type = _check_pdf(file)
+    received_on = received_on or timezone.localdate()
+    with transaction.atomic():
+        application = _locked(application)
+        step_require(application, "as_built_submit")
+        upload = _store_upload(
+            application, file, content, content_type, kind=Upload.Kind.AS_BUILT, actor=actor
+        )
+        as_built = AsBuilt.objects.create(
+            application=application,
+            received_on=received_on,
+            engineer_name=engineer_name,
+            pe_license=pe_license,
+            deviations=deviations,
+            upload=upload,
+        )
+        _audit(
+            application,
+            actor=actor,
+            action="as_built.submit",
+            section="§ 267-18I",
+            summary=f"As-built drawings received, certified by {engineer_name} (PE {pe_license})",
+            obj=as_built,
+            changes={"sha256": upload.sha256},
+            public=True,
+        )
+        _notify(
+            f"{application.number}: as-built drawings received",
+            f"As-built drawings for {application.title} were received on "
+            f"{received_on.isoformat()} for review (§ 267-18I).",
+            _clerk_emails(application),
+        )
+    return as_built
+
+
+def as_built_review(as_built: AsBuilt, *, accepted: bool, actor, note: str = "") -> AsBuilt:
+    """The reviewer accepts the as-built drawings, or returns them with a note."""
+    with transaction.atomic():
+        application = _locked(as_built.application)
+        step_require(application, "as_built_review")
+        as_built = AsBuilt.objects.select_for_update().get(pk=as_built.pk)
+        if as_built.accepted is not None:
+            raise InputError("accepted", accepted, "these drawings are already reviewed")
+        as_built.accepted = accepted
+        as_built.save(update_fields=["accepted"])
+        verdict = "accepted" if accepted else "returned for correction"
+        _audit(
+            application,
+            actor=actor,
+            action="as_built.review",
+            section="§ 267-18I",
+            summary=f"As-built drawings {verdict}" + (f": {note}" if note else ""),
+            obj=as_built,
+            changes={"accepted": [None, accepted]},
+            public=True,
+        )
+        _notify(
+            f"{application.number}: as-built drawings {verdict}",
+            f"The as-built drawings received on {as_built.received_on.isoformat()} were "
+            f"{verdict} (§ 267-18I)." + (f"\n{note}" if note else ""),
+            _applicant_email(application),
+        )
+    return as_built
+
+
+def easement_add(application: Application, *, purpose: str, location: str, actor) -> Easement:
+    """Add a stormwater easement the O&M plan relies on (§ 267-20B), to be recorded."""
+    for field, value in (("purpose", purpose), ("location", location)):
+        if not value.strip():
+            raise InputError(field, value, f"an easement needs its {field}", "§ 267-20B")
+    with transaction.atomic():
+        application = _locked(application)
+        step_require(application, "easement_add")
+        easement = Easement.objects.create(
+            application=application, purpose=purpose, location=location
+        )
+        _audit(
+            application,
+            actor=actor,
+            action="easement.add",
+            section="§ 267-20B",
+            summary=f"Easement for {purpose} at {location} to be recorded",
+            obj=easement,
+            public=True,
+        )
+    return easement
+
+
+def easement_record(
+    easement: Easement, *, recorded_on: dt.date, book: str, page: str, actor
+) -> Easement:
+    """Record an easement's recording at the Registry of Deeds, with book and page (§ 267-20B)."""
+    for field, value in (("book", book), ("page", page)):
+        if not value.strip():
+            raise InputError(
+                field, value, f"the Registry of Deeds {field} is required", "§ 267-20B"
+            )
+    with transaction.atomic():
+        application = _locked(easement.application)
+        step_require(application, "easement_record")
+        easement = Easement.objects.select_for_update().get(pk=easement.pk)
+        if easement.recorded_on is not None:
+            raise InputError(
+                "recorded_on",
+                recorded_on.isoformat(),
+                f"already recorded on {easement.recorded_on.isoformat()} "
+                f"(book {easement.book}, page {easement.page})",
+            )
+        easement.recorded_on, easement.book, easement.page = recorded_on, book, page
+        easement.save(update_fields=["recorded_on", "book", "page"])
+        registry = application.town.registry_of_deeds or "the Registry of Deeds"
+        _audit(
+            application,
+            actor=actor,
+            action="easement.record",
+            section="§ 267-20B",
+            summary=f"Easement recorded at {registry}, book {book} page {page}, on {recorded_on}",
+            obj=easement,
+            changes={"recorded_on": recorded_on, "book": book, "page": page},
+            public=True,
+        )
+    return easement
+
+
+def certificate_issue(application: Application, *, issued_on: dt.date, actor) -> Certificate:
+    """Issue the certificate of completion (lifecycle `issue_certificate`, § 267-24), refused
+    with every unmet prerequisite; the certificate PDF is filed as a public record.
+    """
+    with transaction.atomic():
+        application = _locked(application)
+        step_require(application, "certificate_issue")
+        readiness = certificate_readiness(application)
+        unmet = readiness.details.get("unmet", [])
+        _refuse(
+            "issue_certificate",
+            application,
+            [Reason(u["citation"], u["why"]) for u in unmet],
+        )
+        final = (
+            application.inspections.filter(stage="final", passed=True).order_by("-done_on").first()
+        )
+        _not_before("issued_on", issued_on, final.done_on, "the final inspection", "§ 267-24")
+        certificate = Certificate.objects.create(
+            application=application, issued_on=issued_on, issued_by=actor
+        )
+        application_transition(
+            application,
+            "issue_certificate",
+            actor=actor,
+            summary=f"Certificate of completion issued on {issued_on.isoformat()}",
+            extra={"issued_on": issued_on},
+        )
+        _snapshot(application, readiness)
+        document_generate(
+            application,
+            "certificate",
+            actor=actor,
+            public=True,
+            context={
+                "certificate": certificate,
+                "final_inspection": final,
+                "as_built": application.as_builts.filter(accepted=True).last(),
+                "easements": list(application.easements.order_by("pk")),
+                "reasons": readiness.reasons,
+                "permit": getattr(application, "permit", None),
+            },
+        )
+        _audit(
+            application,
+            actor=actor,
+            action="certificate.document",
+            section="§ 267-24",
+            summary="Certificate of completion filed as PDF",
+            obj=certificate,
+            public=True,
+        )
+        _notify(
+            f"{application.number}: certificate of completion",
+            f"The Planning Board issued the certificate of completion for {application.title} "
+            f"on {issued_on.isoformat()} (§ 267-24). The O&M plan stays in force (§ 267-20).",
+            _applicant_email(application),
+        )
+    return certificate
+
+
+def file_close(application: Application, *, closed_on: dt.date, actor) -> Application:
+    """Close the permit file (lifecycle `close_file`); the O&M obligations go on (§ 267-20)."""
+    with transaction.atomic():
+        application = _locked(application)
+        step_require(application, "file_close")
+        certificate = Certificate.objects.filter(application=application).first()
+        if certificate is not None:
+            _not_before(
+                "closed_on", closed_on, certificate.issued_on, "the certificate", "§ 267-20"
+            )
+        application.closed_on = closed_on
+        application.save(update_fields=["closed_on", "updated_at"])
+        application_transition(
+            application,
+            "close_file",
+            actor=actor,
+            summary=f"Permit file closed on {closed_on.isoformat()}; O&M obligations continue",
+            extra={"closed_on": closed_on},
+        )
+    return application
