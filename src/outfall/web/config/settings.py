@@ -45,6 +45,9 @@ INSTALLED_APPS = [
     "outfall.web.apps.core",
     "outfall.web.apps.audit",
     "outfall.web.apps.permits",
+    "outfall.web.apps.deadlines",
+    "outfall.web.apps.api",
+    "ninja",
 ]
 
 MIDDLEWARE = [
@@ -148,6 +151,15 @@ if not DEBUG:
 
 OUTFALL_DEFAULT_TOWN = os.environ.get("OUTFALL_DEFAULT_TOWN", "norfolk")
 OUTFALL_WARNING_DAYS = int(os.environ.get("OUTFALL_WARNING_DAYS", "10"))
+# Map tiles for the permit-site map (any XYZ tile server); the sites are also listed as a table.
+OUTFALL_MAP_TILES = os.environ.get(
+    "OUTFALL_MAP_TILES", "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+)
+OUTFALL_MAP_ATTRIBUTION = os.environ.get("OUTFALL_MAP_ATTRIBUTION", "© OpenStreetMap contributors")
+# Requests per client address to the public API lists (django-ratelimit syntax).
+OUTFALL_PUBLIC_API_RATE = os.environ.get("OUTFALL_PUBLIC_API_RATE", "60/m")
+# Where links in e-mails point, e.g. https://permits.norfolk.ma.us
+OUTFALL_SITE_URL = os.environ.get("OUTFALL_SITE_URL", "")
 
 LOGGING = {
     "version": 1,

@@ -6,6 +6,8 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("outfall.web.apps.core.urls")),
     path("permits/", include("outfall.web.apps.permits.urls")),
+    path("deadlines/", include("outfall.web.apps.deadlines.urls")),
+    path("api/", include("outfall.web.apps.api.urls")),
 ]
 
 if settings.DEBUG:

@@ -77,6 +77,33 @@ ACTIONS: dict[str, Rule] = {
     # Reading
     "case.view": _rule(CLERK, REVIEWER, BOARD, TOWN_CLERK, applicant=True, citation="§ 267-17A"),
     "case.view_internal": _rule(CLERK, REVIEWER, BOARD, TOWN_CLERK, citation="§ 267-17A"),
+    # Deadlines: anyone signed in sees the clocks of the cases they may see (§ 267-18G risk)
+    "deadlines.view": _rule(any_user=True, citation="§ 267-18G"),
+    "calendar.subscribe": _rule(any_user=True, citation="§ 267-18G"),
+    # Finding cases: anyone signed in searches and maps only what they may see
+    "case.search": _rule(any_user=True, citation="§ 267-17A"),
+}
+
+# The policy action whose rule governs each lifecycle step (pages and the API ask the same).
+TRANSITION_ACTIONS: dict[str, str] = {
+    "submit": "application.submit",
+    "resubmit": "application.submit",
+    "withdraw": "application.withdraw",
+    "find_incomplete": "completeness.review",
+    "find_complete": "completeness.review",
+    "schedule_hearing": "hearing.manage",
+    "open_hearing": "hearing.manage",
+    "continue_hearing": "hearing.manage",
+    "close_hearing": "hearing.manage",
+    "approve": "decision.record",
+    "approve_with_conditions": "decision.record",
+    "disapprove": "decision.record",
+    "certify_constructive_approval": "constructive_approval.certify",
+    "issue_permit": "permit.issue",
+    "start_construction": "construction.record",
+    "complete_construction": "construction.record",
+    "issue_certificate": "certificate.issue",
+    "close_file": "file.close",
 }
 
 

@@ -4,7 +4,7 @@ import importlib
 
 app_name = "permits"
 
-STAGE_VIEW_MODULES = ("cases", "intake", "hearing", "construction", "public", "om")
+STAGE_VIEW_MODULES = ("cases", "intake", "hearing", "construction", "public", "om", "finder")
 
 urlpatterns = []
 for _name in STAGE_VIEW_MODULES:

@@ -1,0 +1,39 @@
+"""The dashboard's filter: which kind of clock, which case."""
+
+from __future__ import annotations
+
+from django import forms
+
+from outfall.web.apps.deadlines.selectors import CLOCK_KINDS
+
+
+class ClockFilterForm(forms.Form):
+    kind = forms.ChoiceField(
+        label="Kind of clock",
+        required=False,
+        choices=[("", "All kinds"), *CLOCK_KINDS.items()],
+        error_messages={"invalid_choice": "Kind of clock %(value)s is not one outfall keeps."},
+    )
+    case = forms.TypedChoiceField(
+        label="Case",
+        required=False,
+        coerce=int,
+        empty_value=None,
+        error_messages={"invalid_choice": "Case %(value)s is not an open case you may see."},
+    )
+
+    def __init__(self, *args, cases=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["case"].choices = [("", "All cases")] + [
+            (str(a.pk), f"{a.number} — {a.title}") for a in cases
+        ]
+
+    def is_valid(self) -> bool:
+        """Validate, and point each invalid input at its error message (WCAG 3.3.1)."""
+        valid = super().is_valid()
+        for name in self.errors:
+            if name in self.fields:
+                self.fields[name].widget.attrs.update(
+                    {"aria-invalid": "true", "aria-describedby": f"id_{name}-error"}
+                )
+        return valid

@@ -1,0 +1,43 @@
+"""Daily reminder e-mails of clocks due soon or overdue; run once a day from cron.
+
+    15 6 * * *  cd /srv/outfall && .venv/bin/python manage.py send_deadline_reminders
+
+A second run on the same day sends nothing (each send is recorded).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
+
+from outfall.web.apps.deadlines.services import deadline_reminders_send
+
+
+class Command(BaseCommand):
+    help = "E-mail each person the permit clocks of theirs that are due soon or overdue."
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--date",
+            help="the day to remind for, YYYY-MM-DD (default: today in the town's time zone)",
+        )
+
+    def handle(self, *args, **options):
+        day = timezone.localdate()
+        if options.get("date"):
+            try:
+                day = dt.date.fromisoformat(options["date"])
+            except ValueError:
+                raise CommandError(
+                    f"--date {options['date']!r}: not a date in the form YYYY-MM-DD"
+                ) from None
+        run = deadline_reminders_send(today=day)
+        for name, count in sorted(run.sent.items()):
+            self.stdout.write(f"sent to {name}: {count} clock(s)")
+        for name, why in sorted(run.failed.items()):
+            self.stderr.write(f"not sent to {name}: {why}")
+        self.stdout.write(run.summary())
+        if run.failed:
+            raise CommandError(f"{len(run.failed)} reminder(s) could not be sent; run again")

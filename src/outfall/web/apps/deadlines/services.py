@@ -1,0 +1,150 @@
+"""Writes of the deadlines app: the personal calendar address and the daily reminder run."""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+import smtplib
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.mail import EmailMessage
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.template.loader import render_to_string
+
+from outfall.web.apps.audit.services import audit_record
+from outfall.web.apps.core.models import CalendarToken, Membership
+from outfall.web.apps.core.roles import PERMIT_STAFF
+from outfall.web.apps.deadlines.models import ReminderSent
+from outfall.web.apps.deadlines.selectors import (
+    NO_CLOCKS,
+    ClockState,
+    approval_risk_list_visible_to,
+    clock_list_visible_to,
+    open_cases_visible_to,
+)
+from outfall.web.apps.permits.models import Application
+
+REMIND_STATES = (ClockState.WARNING, ClockState.OVERDUE)
+
+
+def calendar_token_rotate(user, *, actor, town=None) -> CalendarToken:
+    """Give `user` a new secret calendar address; the old one stops working at once."""
+    with transaction.atomic():
+        token, created = CalendarToken.objects.select_for_update().get_or_create(
+            user=user, defaults={"token": secrets.token_urlsafe(32)}
+        )
+        if not created:
+            token.token = secrets.token_urlsafe(32)
+            token.save(update_fields=["token"])
+        if town is not None:
+            audit_record(
+                actor=actor,
+                town=town,
+                action="calendar_token.rotate",
+                section="",
+                summary="New private calendar address issued; any earlier one revoked",
+                obj=token,
+                changes={"created": created},
+            )
+    return token
+
+
+@dataclass
+class ReminderRun:
+    """What one run of the daily reminders did."""
+
+    day: dt.date
+    sent: dict[str, int] = field(default_factory=dict)
+    already_sent: list[str] = field(default_factory=list)
+    failed: dict[str, str] = field(default_factory=dict)
+
+    def summary(self) -> str:
+        text = (
+            f"{self.day.isoformat()}: {len(self.sent)} reminder(s) sent, "
+            f"{len(self.already_sent)} already sent today"
+        )
+        return text + (f", {len(self.failed)} failed" if self.failed else "")
+
+
+def _reminder_towns() -> dict[int, set[int]]:
+    """user id -> the towns where the user is permit staff and wants reminders."""
+    out: dict[int, set[int]] = {}
+    rows = Membership.objects.filter(
+        receives_reminders=True, role__in=[str(r) for r in PERMIT_STAFF], user__is_active=True
+    ).values_list("user_id", "town_id")
+    for user_id, town_id in rows:
+        out.setdefault(user_id, set()).add(town_id)
+    return out
+
+
+def _applicants_with_open_cases() -> set[int]:
+    return set(
+        Application.objects.exclude(state__in=NO_CLOCKS)
+        .filter(applicant__is_active=True)
+        .values_list("applicant_id", flat=True)
+    )
+
+
+def deadline_reminders_send(*, today: dt.date) -> ReminderRun:
+    """E-mail each person the clocks of theirs in warning or overdue on `today`.
+
+    Staff who receive reminders get their towns' cases, applicants their own. Each e-mail is
+    recorded as sent in the same transaction in which it is handed to the mail backend: a send
+    that fails leaves no record (the next run retries) and a second run on the same day finds
+    the record and sends nothing. One refused address does not stop the others.
+    """
+    run = ReminderRun(day=today)
+    staff_towns = _reminder_towns()
+    wanted = set(staff_towns) | _applicants_with_open_cases()
+    users = get_user_model().objects.filter(pk__in=wanted).exclude(email="").order_by("pk")
+    done = set(ReminderSent.objects.filter(sent_on=today).values_list("user_id", flat=True))
+    for user in users:
+        if user.pk in done:
+            run.already_sent.append(user.get_username())
+            continue
+        towns = staff_towns.get(user.pk, set())
+        cases = open_cases_visible_to(user).filter(Q(applicant=user) | Q(town_id__in=towns))
+        clocks = clock_list_visible_to(user, today=today, states=REMIND_STATES, applications=cases)
+        problems = [
+            r
+            for r in approval_risk_list_visible_to(user, today=today)
+            if r.problem and r.application.town_id in towns
+        ]
+        if not clocks and not problems:
+            continue
+        try:
+            sent = _send_reminder(user, today, clocks, problems)
+        except (OSError, smtplib.SMTPException) as exc:
+            run.failed[user.get_username()] = str(exc)
+            continue
+        if sent:
+            run.sent[user.get_username()] = len(clocks)
+        else:
+            run.already_sent.append(user.get_username())
+    return run
+
+
+def _send_reminder(user, today: dt.date, clocks, problems) -> bool:
+    context = {
+        "user": user,
+        "today": today,
+        "clocks": clocks,
+        "problems": problems,
+        "site_url": getattr(settings, "OUTFALL_SITE_URL", "").rstrip("/"),
+    }
+    overdue = sum(1 for c in clocks if c.state == ClockState.OVERDUE)
+    subject = (
+        f"outfall deadlines for {today.isoformat()}: {overdue} overdue, "
+        f"{len(clocks) - overdue} due soon"
+    )
+    body = render_to_string("deadlines/reminder_email.txt", context)
+    try:
+        with transaction.atomic():
+            ReminderSent.objects.create(user=user, sent_on=today, clocks=[c.uid for c in clocks])
+            EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [user.email]).send()
+    except IntegrityError:
+        return False  # another run recorded this person's reminder for today first
+    return True

@@ -1,0 +1,92 @@
+"""The deadlines dashboard, the calendar address and the iCalendar feed."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path, reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from outfall.web.apps.core.models import CalendarToken
+from outfall.web.apps.deadlines.forms import ClockFilterForm
+from outfall.web.apps.deadlines.ical import clocks_as_icalendar
+from outfall.web.apps.deadlines.selectors import (
+    approval_risk_list_visible_to,
+    clock_list_visible_to,
+    open_cases_visible_to,
+    warning_days,
+)
+from outfall.web.apps.deadlines.services import calendar_token_rotate
+from outfall.web.apps.permits import policy
+
+
+@login_required
+@require_GET
+def dashboard(request):
+    policy.require(request.user, "deadlines.view")
+    cases = open_cases_visible_to(request.user).order_by("number")
+    form = ClockFilterForm(request.GET or None, cases=cases)
+    kind = case = None
+    if form.is_bound and form.is_valid():
+        kind = form.cleaned_data["kind"] or None
+        case = form.cleaned_data["case"]
+    token = CalendarToken.objects.filter(user=request.user).first()
+    feed_url = (
+        request.build_absolute_uri(reverse("deadlines:calendar", args=[token.token]))
+        if token
+        else None
+    )
+    return render(
+        request,
+        "deadlines/dashboard.html",
+        {
+            "form": form,
+            "clocks": clock_list_visible_to(request.user, kind=kind, application_id=case),
+            "risks": approval_risk_list_visible_to(request.user),
+            "warning_days": warning_days(),
+            "feed_url": feed_url,
+            "filtered": bool(kind or case),
+        },
+    )
+
+
+@login_required
+@require_POST
+def calendar_token(request):
+    policy.require(request.user, "calendar.subscribe")
+    calendar_token_rotate(request.user, actor=request.user, town=getattr(request, "town", None))
+    messages.success(
+        request, "Your private calendar address is ready; any earlier address no longer works."
+    )
+    return redirect("deadlines:dashboard")
+
+
+@require_GET
+def calendar(request, token: str):
+    """The feed of the token's owner: only the clocks that person may see; 404 if unknown."""
+    found = CalendarToken.objects.select_related("user").filter(token=token).first()
+    if found is None or not found.user.is_active:
+        raise Http404("No such calendar")
+    user = found.user
+    body = clocks_as_icalendar(
+        clock_list_visible_to(user),
+        name=f"outfall deadlines — {user.get_username()}",
+        url_for_case=lambda a: request.build_absolute_uri(reverse("permits:detail", args=[a.pk])),
+        stamp=timezone.now(),
+    )
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = 'inline; filename="outfall-deadlines.ics"'
+    response["Cache-Control"] = "private, max-age=300"
+    return response
+
+
+app_name = "deadlines"
+
+urlpatterns = [
+    path("", dashboard, name="dashboard"),
+    path("calendar/token/", calendar_token, name="calendar_token"),
+    path("calendar/<str:token>.ics", calendar, name="calendar"),
+]

@@ -1,0 +1,99 @@
+"""Finding applications: search and filters over what the user may see, for pages and the API.
+
+Every search starts from `application_list_visible_to`, so staff find their towns' cases and
+applicants their own, whatever the filters say.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, fields
+
+from django.db.models import F, Q, QuerySet
+
+from outfall.compliance.lifecycle import PermitState
+from outfall.kernel.errors import InputError
+from outfall.web.apps.permits.models import Application
+from outfall.web.apps.permits.selectors.visibility import application_list_visible_to
+
+STATUS_VALUES = tuple(s.value for s in PermitState)
+DATE_RANGES = (("submitted_from", "submitted_to"), ("complete_from", "complete_to"))
+
+
+@dataclass(frozen=True)
+class ApplicationSearch:
+    """What to look for. Empty fields do not filter; date bounds are inclusive."""
+
+    text: str = ""
+    status: str = ""
+    applicant: str = ""
+    submitted_from: dt.date | None = None
+    submitted_to: dt.date | None = None
+    complete_from: dt.date | None = None
+    complete_to: dt.date | None = None
+
+    def __post_init__(self) -> None:
+        if self.status and self.status not in STATUS_VALUES:
+            raise InputError(
+                "status", self.status, f"not a status (one of: {', '.join(STATUS_VALUES)})"
+            )
+        for start, end in DATE_RANGES:
+            low, high = getattr(self, start), getattr(self, end)
+            if low is not None and high is not None and high < low:
+                raise InputError(
+                    end,
+                    high.isoformat(),
+                    f"the end of the range is before its start ({start} {low.isoformat()})",
+                )
+
+    @property
+    def is_empty(self) -> bool:
+        return not any(getattr(self, f.name) for f in fields(self))
+
+    def as_query(self) -> dict[str, str]:
+        """The non-empty criteria as query-string values (for links and the map's markers)."""
+        out = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value:
+                out[f.name] = value.isoformat() if isinstance(value, dt.date) else str(value)
+        return out
+
+
+def application_search(user, criteria: ApplicationSearch | None = None) -> QuerySet[Application]:
+    """The applications `user` may see that meet `criteria`, newest first."""
+    c = criteria or ApplicationSearch()
+    qs = application_list_visible_to(user)
+    text = c.text.strip()
+    if text:
+        qs = qs.filter(
+            Q(number__icontains=text)
+            | Q(title__icontains=text)
+            | Q(site_address__icontains=text)
+            | Q(parcel_id__icontains=text)
+        )
+    if c.status:
+        qs = qs.filter(state=c.status)
+    who = c.applicant.strip()
+    if who:
+        qs = qs.filter(
+            Q(applicant__username__icontains=who)
+            | Q(applicant__first_name__icontains=who)
+            | Q(applicant__last_name__icontains=who)
+            | Q(owner_name__icontains=who)
+            | Q(agent_name__icontains=who)
+        )
+    if c.submitted_from:
+        qs = qs.filter(submitted_on__gte=c.submitted_from)
+    if c.submitted_to:
+        qs = qs.filter(submitted_on__lte=c.submitted_to)
+    if c.complete_from:
+        qs = qs.filter(complete_on__gte=c.complete_from)
+    if c.complete_to:
+        qs = qs.filter(complete_on__lte=c.complete_to)
+    return qs.order_by(F("submitted_on").desc(nulls_last=True), "-created_at", "number")
+
+
+def application_sites(user, criteria: ApplicationSearch | None = None) -> QuerySet[Application]:
+    """The found applications that have a location, for the map."""
+    return application_search(user, criteria).exclude(latitude=None).exclude(longitude=None)

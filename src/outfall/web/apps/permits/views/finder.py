@@ -1,0 +1,198 @@
+"""Finding cases: search and filters, and the map of permit sites with its table and GeoJSON."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django import forms
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import JsonResponse
+from django.shortcuts import render
+from django.urls import path, reverse
+from django.utils.http import urlencode
+from django.views.decorators.http import require_GET
+
+from outfall.compliance.lifecycle import STATE_LABELS
+from outfall.kernel.errors import InputError
+from outfall.web.apps.permits import policy
+from outfall.web.apps.permits.selectors.search import (
+    ApplicationSearch,
+    application_search,
+    application_sites,
+)
+
+DEFAULT_TILES = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+DEFAULT_ATTRIBUTION = "© OpenStreetMap contributors"
+RESULTS_SHOWN = 200
+
+
+class IsoDateField(forms.DateField):
+    """A date typed as YYYY-MM-DD; the error names the field and what was typed."""
+
+    widget = forms.DateInput(attrs={"type": "date"})
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        if isinstance(value, dt.date):
+            return value
+        try:
+            return dt.date.fromisoformat(str(value).strip())
+        except ValueError:
+            raise ValidationError(
+                f"{self.label} {str(value)!r} is not a date; use YYYY-MM-DD.", code="invalid"
+            ) from None
+
+
+class ApplicationSearchForm(forms.Form):
+    q = forms.CharField(label="Number, title, address or parcel", required=False, max_length=200)
+    status = forms.ChoiceField(
+        label="Status",
+        required=False,
+        choices=[("", "Any status"), *((s.value, label) for s, label in STATE_LABELS.items())],
+        error_messages={"invalid_choice": "Status %(value)s is not a status of a permit case."},
+    )
+    applicant = forms.CharField(label="Applicant or owner", required=False, max_length=200)
+    submitted_from = IsoDateField(label="Submitted from", required=False)
+    submitted_to = IsoDateField(label="Submitted to", required=False)
+    complete_from = IsoDateField(label="Complete from", required=False)
+    complete_to = IsoDateField(label="Complete to", required=False)
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        try:
+            self.criteria = ApplicationSearch(
+                text=data.get("q") or "",
+                status=data.get("status") or "",
+                applicant=data.get("applicant") or "",
+                submitted_from=data.get("submitted_from"),
+                submitted_to=data.get("submitted_to"),
+                complete_from=data.get("complete_from"),
+                complete_to=data.get("complete_to"),
+            )
+        except InputError as exc:
+            field = exc.field if exc.field in self.fields else None
+            start = exc.field.replace("_to", "_from")
+            message = exc.why
+            if field and start in self.fields:
+                message = (
+                    f"{self.fields[field].label} {exc.value} is before "
+                    f"{self.fields[start].label.lower()} ({data.get(start).isoformat()})."
+                )
+            self.add_error(field, message)
+        return data
+
+    def is_valid(self) -> bool:
+        """Validate, and point each invalid input at its error message (WCAG 3.3.1)."""
+        valid = super().is_valid()
+        for name in self.errors:
+            if name in self.fields:
+                self.fields[name].widget.attrs.update(
+                    {"aria-invalid": "true", "aria-describedby": f"id_{name}-error"}
+                )
+        return valid
+
+
+def _criteria(request) -> tuple[ApplicationSearchForm, ApplicationSearch | None]:
+    """The bound form and its criteria; None when the form has errors (nothing is searched)."""
+    form = ApplicationSearchForm(request.GET or None)
+    if not form.is_bound:
+        return form, ApplicationSearch()
+    if form.is_valid():
+        return form, form.criteria
+    return form, None
+
+
+@login_required
+@require_GET
+def application_find(request):
+    policy.require(request.user, "case.search")
+    form, criteria = _criteria(request)
+    found = application_search(request.user, criteria) if criteria is not None else None
+    query = urlencode(criteria.as_query()) if criteria is not None else ""
+    return render(
+        request,
+        "permits/finder/search.html",
+        {
+            "form": form,
+            "results": found[:RESULTS_SHOWN] if found is not None else None,
+            "count": found.count() if found is not None else 0,
+            "shown": RESULTS_SHOWN,
+            "query": query,
+        },
+        status=200 if criteria is not None else 400,
+    )
+
+
+@login_required
+@require_GET
+def site_map(request):
+    policy.require(request.user, "case.search")
+    form, criteria = _criteria(request)
+    sites = application_sites(request.user, criteria) if criteria is not None else None
+    query = urlencode(criteria.as_query()) if criteria is not None else ""
+    town = getattr(request, "town", None)
+    config = {
+        "tiles": getattr(settings, "OUTFALL_MAP_TILES", DEFAULT_TILES),
+        "attribution": getattr(settings, "OUTFALL_MAP_ATTRIBUTION", DEFAULT_ATTRIBUTION),
+        "center": [town.map_center_lat, town.map_center_lon] if town else [42.1193, -71.325],
+        "sites": reverse("permits:map_sites") + (f"?{query}" if query else ""),
+    }
+    return render(
+        request,
+        "permits/finder/map.html",
+        {
+            "form": form,
+            "sites": sites,
+            "unmapped": (
+                application_search(request.user, criteria).filter(latitude=None).count()
+                if criteria is not None
+                else 0
+            ),
+            "map_config": config,
+            "query": query,
+        },
+        status=200 if criteria is not None else 400,
+    )
+
+
+@login_required
+@require_GET
+def site_geojson(request):
+    """The map's markers: a GeoJSON FeatureCollection of the sites the user may see."""
+    policy.require(request.user, "case.search")
+    form, criteria = _criteria(request)
+    if criteria is None:
+        return JsonResponse({"errors": form.errors.get_json_data()}, status=400)
+    features = [
+        {
+            "type": "Feature",
+            "id": a.pk,
+            "geometry": {"type": "Point", "coordinates": [a.longitude, a.latitude]},
+            "properties": {
+                "number": a.number,
+                "title": a.title,
+                "site_address": a.site_address,
+                "parcel_id": a.parcel_id,
+                "state": a.state,
+                "state_label": a.state_label,
+                "url": reverse("permits:detail", args=[a.pk]),
+            },
+        }
+        for a in application_sites(request.user, criteria)
+    ]
+    return JsonResponse(
+        {"type": "FeatureCollection", "features": features},
+        content_type="application/geo+json",
+    )
+
+
+urlpatterns = [
+    path("search/", application_find, name="search"),
+    path("map/", site_map, name="map"),
+    path("map/sites.geojson", site_geojson, name="map_sites"),
+]

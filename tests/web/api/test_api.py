@@ -1,0 +1,453 @@
+"""The JSON API, endpoint by endpoint and role by role: the same permissions as the pages."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+from django.test import override_settings
+from django.utils import timezone
+
+from outfall.compliance import lifecycle
+from outfall.web.apps.audit.models import AuditEvent
+from outfall.web.apps.permits import policy
+from outfall.web.apps.permits.models import (
+    Decision,
+    Deficiency,
+    Hearing,
+    HearingSession,
+    Inspection,
+    Surety,
+    SuretyRelease,
+)
+from tests.web.api.conftest import EVERYONE, SEES_THE_CASE, expected_read_status
+
+pytestmark = pytest.mark.django_db
+
+D = dt.date
+
+
+def _at(day: dt.date) -> dt.datetime:
+    return timezone.make_aware(dt.datetime(day.year, day.month, day.day, 19))
+
+
+@pytest.fixture
+def case(people, make_application):
+    """A case well along: hearing held, decision voted, surety posted, inspections begun."""
+    a = make_application(
+        people["applicant"],
+        state="under_construction",
+        complete_on=D(2026, 2, 2),
+        law_date=D(2026, 2, 2),
+        parcel_id="14-22",
+        latitude=42.12,
+        longitude=-71.33,
+    )
+    hearing = Hearing.objects.create(
+        application=a,
+        scheduled_for=_at(D(2026, 3, 5)),
+        location="Town Hall",
+        notice_published_on=D(2026, 2, 20),
+        notice_posted_on=D(2026, 2, 20),
+        abutters_mailed_on=D(2026, 2, 20),
+        opened_on=D(2026, 3, 5),
+        closed_on=D(2026, 3, 12),
+    )
+    HearingSession.objects.create(hearing=hearing, held_on=D(2026, 3, 5))
+    Decision.objects.create(
+        application=a, kind="approve_with_conditions", voted_on=D(2026, 3, 19), votes_for=4
+    )
+    surety = Surety.objects.create(
+        application=a, form="bond", amount=Decimal("50000.00"), posted_on=D(2026, 4, 1)
+    )
+    SuretyRelease.objects.create(
+        surety=surety, kind="partial", amount=Decimal("10000.00"), released_on=D(2026, 6, 1)
+    )
+    Inspection.objects.create(application=a, stage="final")  # recorded first, listed last
+    first = Inspection.objects.create(
+        application=a, stage="initial_site", done_on=D(2026, 4, 10), passed=False
+    )
+    Deficiency.objects.create(
+        inspection=first, description="No silt fence", correct_by=D(2026, 4, 17)
+    )
+    return a
+
+
+# ---------------------------------------------------------------- applications
+
+
+@pytest.mark.parametrize("who", EVERYONE)
+def test_the_application_list_holds_only_what_each_caller_may_see(as_who, case, who):
+    response = as_who(who).get("/api/applications")
+    if who == "anonymous":
+        assert response.status_code == 401
+        return
+    assert response.status_code == 200
+    numbers = [a["number"] for a in response.json()["items"]]
+    assert numbers == ([case.number] if who in SEES_THE_CASE else [])
+
+
+@pytest.mark.parametrize("who", EVERYONE)
+def test_an_application_s_detail_is_shown_only_to_those_who_may_see_it(as_who, case, who):
+    response = as_who(who).get(f"/api/applications/{case.pk}")
+    assert response.status_code == expected_read_status(who)
+    if response.status_code == 200:
+        body = response.json()
+        assert body["state"] == "under_construction"
+        assert [t["name"] for t in body["transitions"]] == ["complete_construction"]
+
+
+def test_the_detail_lists_each_open_step_with_who_may_take_it_and_what_blocks_it(
+    as_who, people, make_application
+):
+    a = make_application(people["applicant"], state="submitted")
+    clerk_view = as_who("clerk").get(f"/api/applications/{a.pk}").json()
+    steps = {t["name"]: t for t in clerk_view["transitions"]}
+    assert set(steps) == {"find_incomplete", "find_complete", "withdraw"}
+    assert steps["find_complete"]["action"] == "completeness.review"
+    assert steps["find_complete"]["permitted"] is True
+    assert {r["citation"] for r in steps["find_complete"]["blockers"]} >= {
+        "§ 267-19A",
+        "§ 267-18D",
+    }
+    applicant_view = as_who("applicant").get(f"/api/applications/{a.pk}").json()
+    permitted = {t["name"] for t in applicant_view["transitions"] if t["permitted"]}
+    assert permitted == {"withdraw"}
+
+
+def test_the_list_filters_like_the_search_page(as_who, people, make_application):
+    make_application(people["applicant"], site_address="12 Pond Street", parcel_id="7-1")
+    make_application(
+        people["applicant"],
+        site_address="3 Main Street",
+        state="complete",
+        complete_on=D(2026, 6, 20),
+    )
+    client = as_who("clerk")
+
+    def numbers(**query):
+        return {a["site_address"] for a in client.get("/api/applications", query).json()["items"]}
+
+    assert numbers(q="pond") == {"12 Pond Street"}
+    assert numbers(q="7-1") == {"12 Pond Street"}
+    assert numbers(status="complete") == {"3 Main Street"}
+    assert numbers(complete_from="2026-06-01", complete_to="2026-06-30") == {"3 Main Street"}
+    assert numbers(applicant="applicant") == {"12 Pond Street", "3 Main Street"}
+
+
+def test_a_reversed_date_range_is_refused_naming_the_field_and_value(as_who, case):
+    response = as_who("clerk").get(
+        "/api/applications", {"submitted_from": "2026-06-01", "submitted_to": "2026-05-01"}
+    )
+    assert response.status_code == 422
+    assert response.json()["field"] == "submitted_to"
+    assert response.json()["value"] == "2026-05-01"
+
+
+def test_an_unknown_status_is_refused(as_who, case):
+    response = as_who("clerk").get("/api/applications", {"status": "approvedish"})
+    assert response.status_code == 422
+    assert response.json()["field"] == "status"
+
+
+def test_the_list_pages(as_who, people, make_application):
+    for _ in range(3):
+        make_application(people["applicant"])
+    body = as_who("applicant").get("/api/applications", {"limit": 2, "offset": 2}).json()
+    assert (body["count"], len(body["items"])) == (3, 1)
+
+
+# ---------------------------------------------------------------- records of a case
+
+
+@pytest.mark.parametrize("who", EVERYONE)
+@pytest.mark.parametrize("record", ["hearing", "decision", "inspections", "surety", "deadlines"])
+def test_each_record_of_a_case_has_the_same_permissions_as_the_case(as_who, case, who, record):
+    response = as_who(who).get(f"/api/applications/{case.pk}/{record}")
+    assert response.status_code == expected_read_status(who)
+
+
+def test_the_hearing_record_shows_notice_and_sessions(as_who, case):
+    body = as_who("applicant").get(f"/api/applications/{case.pk}/hearing").json()
+    assert body["opened_on"] == "2026-03-05" and body["closed_on"] == "2026-03-12"
+    assert [s["held_on"] for s in body["sessions"]] == ["2026-03-05"]
+
+
+def test_the_decision_record(as_who, case):
+    body = as_who("board").get(f"/api/applications/{case.pk}/decision").json()
+    assert (body["kind"], body["kind_label"]) == (
+        "approve_with_conditions",
+        "Approved with conditions",
+    )
+
+
+def test_inspections_come_in_the_order_of_section_267_22_with_deficiencies(as_who, case):
+    body = as_who("reviewer").get(f"/api/applications/{case.pk}/inspections").json()
+    assert [i["stage"] for i in body] == ["initial_site", "final"]
+    assert body[0]["deficiencies"][0]["correct_by"] == "2026-04-17"
+
+
+def test_the_surety_shows_what_is_released_and_what_is_held(as_who, case):
+    body = as_who("clerk").get(f"/api/applications/{case.pk}/surety").json()
+    assert Decimal(body["released"]) == Decimal("10000.00")
+    assert Decimal(body["held"]) == Decimal("40000.00")
+
+
+def test_a_record_not_yet_made_is_a_404(as_who, people, make_application):
+    a = make_application(people["applicant"])
+    client = as_who("clerk")
+    for record in ("hearing", "decision", "surety"):
+        assert client.get(f"/api/applications/{a.pk}/{record}").status_code == 404
+    assert client.get(f"/api/applications/{a.pk}/inspections").json() == []
+
+
+# ---------------------------------------------------------------- deadlines
+
+
+@pytest.mark.parametrize("who", EVERYONE)
+def test_the_deadlines_are_the_open_clocks_each_caller_may_see(as_who, case, who):
+    response = as_who(who).get("/api/deadlines")
+    if who == "anonymous":
+        assert response.status_code == 401
+        return
+    assert response.status_code == 200
+    clocks = response.json()
+    assert bool(clocks) == (who in SEES_THE_CASE)
+    for clock in clocks:
+        assert clock["key"] == "deficiency_correct_by"
+        assert clock["state"] == "overdue" and clock["citation"] == "§ 267-22"
+
+
+def test_the_deadlines_filter_by_kind_and_refuse_an_unknown_kind(as_who, case):
+    client = as_who("clerk")
+    assert client.get("/api/deadlines", {"kind": "om_task_due"}).json() == []
+    response = client.get("/api/deadlines", {"kind": "tea_break"})
+    assert response.status_code == 422 and response.json()["field"] == "kind"
+
+
+# ---------------------------------------------------------------- lifecycle steps
+
+# Who may take each step, read from the bylaw's division of labour (not from the policy table).
+STEP_TAKERS = {
+    "submit": {"applicant"},
+    "resubmit": {"applicant"},
+    "withdraw": {"clerk", "applicant"},
+    "find_incomplete": {"clerk"},
+    "find_complete": {"clerk"},
+    "schedule_hearing": {"clerk"},
+    "open_hearing": {"clerk"},
+    "continue_hearing": {"clerk"},
+    "close_hearing": {"clerk"},
+    "approve": {"clerk"},
+    "approve_with_conditions": {"clerk"},
+    "disapprove": {"clerk"},
+    "certify_constructive_approval": {"town_clerk"},
+    "issue_permit": {"clerk"},
+    "start_construction": {"clerk"},
+    "complete_construction": {"clerk"},
+    "issue_certificate": {"clerk"},
+    "close_file": {"clerk"},
+}
+
+
+def test_every_lifecycle_step_has_a_policy_action_and_a_row_here():
+    assert set(policy.TRANSITION_ACTIONS) == set(lifecycle.TRANSITIONS_BY_NAME)
+    assert set(STEP_TAKERS) == set(lifecycle.TRANSITIONS_BY_NAME)
+    assert all(a in policy.ACTIONS for a in policy.TRANSITION_ACTIONS.values())
+
+
+@pytest.mark.parametrize("who", EVERYONE)
+@pytest.mark.parametrize("step", sorted(STEP_TAKERS))
+def test_a_lifecycle_step_is_taken_only_by_whom_the_policy_allows(
+    as_who, people, make_application, step, who
+):
+    source = lifecycle.TRANSITIONS_BY_NAME[step].sources[0].value
+    a = make_application(people["applicant"], state=source)
+    response = as_who(who).post(
+        f"/api/applications/{a.pk}/transitions/{step}", content_type="application/json"
+    )
+    a.refresh_from_db()
+    if who == "anonymous":
+        expected = {401}
+    elif who not in SEES_THE_CASE or (source == "draft" and who != "applicant"):
+        expected = {404}
+    elif who in STEP_TAKERS[step]:
+        expected = {200, 409}  # allowed by the policy; the law may still refuse
+    else:
+        expected = {403}
+    assert response.status_code in expected
+    if response.status_code != 200:
+        assert a.state == source
+
+
+def test_a_step_the_law_allows_moves_the_state_and_is_audited(as_who, people, make_application):
+    a = make_application(people["applicant"], state="submitted")
+    response = as_who("clerk").post(
+        f"/api/applications/{a.pk}/transitions/find_incomplete",
+        {"summary": "Abutters list missing"},
+        content_type="application/json",
+    )
+    assert response.status_code == 200
+    assert response.json()["state"] == "incomplete"
+    event = AuditEvent.objects.get(action="find_incomplete")
+    assert (event.section, event.summary) == ("§ 267-18A", "Abutters list missing")
+
+
+def test_a_step_the_law_refuses_is_a_409_with_every_reason_and_section(
+    as_who, people, make_application
+):
+    a = make_application(people["applicant"], state="submitted")
+    response = as_who("clerk").post(
+        f"/api/applications/{a.pk}/transitions/find_complete", content_type="application/json"
+    )
+    assert response.status_code == 409
+    body = response.json()
+    assert body["transition"] == "find_complete" and body["state"] == "submitted"
+    citations = [r["citation"] for r in body["reasons"]]
+    assert "§ 267-19A" in citations and "§ 267-18D" in citations
+    assert len(body["reasons"]) == 5
+    a.refresh_from_db()
+    assert a.state == "submitted"
+    assert not AuditEvent.objects.exists()
+
+
+def test_a_step_from_the_wrong_state_is_refused_with_its_section(as_who, people, make_application):
+    a = make_application(people["applicant"], state="submitted")
+    response = as_who("clerk").post(
+        f"/api/applications/{a.pk}/transitions/issue_certificate", content_type="application/json"
+    )
+    assert response.status_code == 409
+    assert response.json()["reasons"][0]["citation"] == "§ 267-24"
+
+
+def test_an_unknown_step_is_a_404(as_who, people, make_application):
+    a = make_application(people["applicant"])
+    response = as_who("clerk").post(
+        f"/api/applications/{a.pk}/transitions/approve_by_magic", content_type="application/json"
+    )
+    assert response.status_code == 404
+
+
+def test_an_administrator_may_take_a_clerk_s_step(client, people, make_application, norfolk):
+    from tests.web.conftest import make_user
+
+    admin = make_user("town_admin", norfolk, "admin")
+    a = make_application(people["applicant"], state="submitted")
+    client.force_login(admin)
+    response = client.post(
+        f"/api/applications/{a.pk}/transitions/find_incomplete", content_type="application/json"
+    )
+    assert response.status_code == 200
+
+
+# ---------------------------------------------------------------- public records
+
+
+@pytest.fixture
+def public_records(people, make_application, case):
+    """A noticed hearing and a decision that are public, and a draft's hearing that is not."""
+    draft = make_application(people["applicant"], state="draft")
+    Hearing.objects.create(
+        application=draft,
+        scheduled_for=_at(D(2026, 7, 1)),
+        location="Town Hall",
+        notice_published_on=D(2026, 6, 1),
+    )
+    return case, draft
+
+
+@pytest.mark.parametrize("who", EVERYONE)
+@pytest.mark.parametrize("listing", ["hearings", "decisions"])
+def test_the_public_lists_need_no_login_and_hold_only_public_records(
+    as_who, public_records, who, listing
+):
+    case, _draft = public_records
+    response = as_who(who).get(f"/api/public/{listing}")
+    assert response.status_code == 200
+    assert [r["number"] for r in response.json()] == [case.number]
+
+
+def test_a_hearing_is_not_public_before_its_notice(as_who, people, make_application):
+    a = make_application(people["applicant"], state="hearing_scheduled", complete_on=D(2026, 6, 1))
+    Hearing.objects.create(application=a, scheduled_for=_at(D(2026, 7, 9)), location="Town Hall")
+    assert as_who("anonymous").get("/api/public/hearings").json() == []
+
+
+def test_the_public_lists_filter_by_town_and_name_an_unknown_one(
+    as_who, public_records, exampleton
+):
+    client = as_who("anonymous")
+    assert client.get("/api/public/decisions", {"town": "exampleton"}).json() == []
+    assert len(client.get("/api/public/decisions", {"town": "norfolk"}).json()) == 1
+    response = client.get("/api/public/decisions", {"town": "atlantis"})
+    assert response.status_code == 422 and response.json()["value"] == "atlantis"
+
+
+@override_settings(OUTFALL_PUBLIC_API_RATE="3/m")
+def test_the_public_lists_are_rate_limited(as_who, public_records):
+    client = as_who("anonymous")
+    statuses = [client.get("/api/public/hearings").status_code for _ in range(4)]
+    assert statuses == [200, 200, 200, 429]
+    assert "Too many requests" in client.get("/api/public/decisions").json()["detail"]
+
+
+# ---------------------------------------------------------------- the OpenAPI document
+
+EVERY_PATH = {
+    "/api/applications": {"get"},
+    "/api/applications/{application_id}": {"get"},
+    "/api/applications/{application_id}/transitions/{name}": {"post"},
+    "/api/applications/{application_id}/hearing": {"get"},
+    "/api/applications/{application_id}/decision": {"get"},
+    "/api/applications/{application_id}/inspections": {"get"},
+    "/api/applications/{application_id}/surety": {"get"},
+    "/api/applications/{application_id}/deadlines": {"get"},
+    "/api/deadlines": {"get"},
+    "/api/public/hearings": {"get"},
+    "/api/public/decisions": {"get"},
+    "/api/tokens": {"get", "post"},
+}
+
+
+def test_the_openapi_document_loads_and_lists_every_path(client):
+    response = client.get("/api/openapi.json")
+    assert response.status_code == 200
+    doc = response.json()
+    assert doc["openapi"].startswith("3.")
+    assert doc["info"]["title"] == "outfall"
+    assert {p: set(ops) for p, ops in doc["paths"].items()} == EVERY_PATH
+    schemes = doc["components"]["securitySchemes"]
+    assert {s["type"] for s in schemes.values()} == {"http", "apiKey"}
+    step = doc["paths"]["/api/applications/{application_id}/transitions/{name}"]["post"]
+    assert {"200", "403", "404", "409"} <= set(step["responses"])
+    assert "security" not in doc["paths"]["/api/public/hearings"]["get"]
+    for schema in ("ApplicationDetailOut", "HearingOut", "DecisionOut", "SuretyOut", "ClockOut"):
+        assert schema in doc["components"]["schemas"]
+
+
+def test_the_openapi_document_is_a_valid_document_by_its_own_references(client):
+    doc = client.get("/api/openapi.json").json()
+    schemas = doc["components"]["schemas"]
+    refs = set()
+
+    def walk(node):
+        if isinstance(node, dict):
+            if "$ref" in node:
+                refs.add(node["$ref"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(doc)
+    assert refs
+    assert all(r.startswith("#/components/schemas/") for r in refs)
+    assert {r.rsplit("/", 1)[1] for r in refs} <= set(schemas)
+
+
+def test_the_interactive_documentation_is_served(client):
+    response = client.get("/api/docs")
+    assert response.status_code == 200
+    assert b"openapi.json" in response.content
