@@ -30,6 +30,9 @@ class Application(models.Model):
     applicant_is_owner = models.BooleanField(default=True)
     owner_name = models.CharField(max_length=200)
     owner_address = models.CharField(max_length=300, blank=True)
+    owners = models.JSONField(
+        default=list, blank=True, help_text="every owner of the site, each of whom signs"
+    )
     agent_name = models.CharField(max_length=200, blank=True)
     engineer_name = models.CharField(max_length=200, blank=True)
 
@@ -37,6 +40,7 @@ class Application(models.Model):
     common_plan_acres = models.DecimalField(max_digits=9, decimal_places=3, null=True, blank=True)
     previously_developed = models.BooleanField(default=False)
     roadway_maintenance_only = models.BooleanField(default=False)
+    widening_lanes = models.DecimalField(max_digits=5, decimal_places=2, default=0)
     critical_area = models.BooleanField(default=False)
     luhppl = models.BooleanField(default=False)
     discharges_to_wetlands = models.BooleanField(default=False)
@@ -56,6 +60,9 @@ class Application(models.Model):
     owner_signatures_complete = models.BooleanField(default=False)
     abutters_certified_on = models.DateField(null=True, blank=True)
     om_plan_provided = models.BooleanField(default=False)
+    om_plan = models.JSONField(
+        default=dict, blank=True, help_text="the O&M plan's § 267-20A contents as filed"
+    )
     surety_required = models.BooleanField(default=False)
     underground_drainage = models.BooleanField(default=True)
     construction_started_on = models.DateField(null=True, blank=True)
@@ -498,6 +505,9 @@ class ReviewComment(models.Model):
     request_to_applicant = models.BooleanField(default=False)
     resolved_on = models.DateField(null=True, blank=True)
     visible_to_applicant = models.BooleanField(default=True)
+    in_reply_to = models.ForeignKey(
+        "self", on_delete=models.CASCADE, null=True, blank=True, related_name="replies"
+    )
 
 
 class DocumentTemplate(models.Model):

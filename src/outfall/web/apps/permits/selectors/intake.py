@@ -1,0 +1,394 @@
+"""Reads for intake and review: the completeness checklist, what a user may do now, and the
+records of the intake panel (§ 267-18A–D, § 267-19A, § 267-20A, § 267-23B).
+
+The checklist is computed from the records every time it is asked, so the clerk's finding, the
+applicant's page and the panel never disagree. Which step is possible in which state lives here
+too (`*_STATES`), so the services refuse what the panel does not offer.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from django.http import Http404
+from django.utils import timezone
+
+from outfall.compliance import lifecycle
+from outfall.compliance.lifecycle import PermitState
+from outfall.law import s267_18_procedure, s267_19_plan_contents, s267_20_om_plan
+from outfall.law.errors import LawError
+from outfall.web.apps.core.permissions import is_permit_staff
+from outfall.web.apps.permits import policy
+from outfall.web.apps.permits.models import (
+    Application,
+    DeterminationRecord,
+    Fee,
+    Referral,
+    ReviewComment,
+    SiteReviewRun,
+    Upload,
+)
+
+S = PermitState
+PACKAGE_STATES = (S.DRAFT, S.SUBMITTED, S.INCOMPLETE)
+"""The applicant's package (details, checklist, O&M plan, signatures, abutters) may change."""
+UPLOAD_STATES = (
+    S.DRAFT,
+    S.SUBMITTED,
+    S.INCOMPLETE,
+    S.COMPLETE,
+    S.HEARING_SCHEDULED,
+    S.HEARING_OPEN,
+)
+"""Revised submissions (plans, site files) are received until the hearing closes."""
+REVIEW_STATES = (
+    S.SUBMITTED,
+    S.INCOMPLETE,
+    S.COMPLETE,
+    S.HEARING_SCHEDULED,
+    S.HEARING_OPEN,
+    S.HEARING_CLOSED,
+)
+"""The Board's staff keep the file (fees, filings, referrals, comments) from receipt to decision."""
+WAIVER_STATES = (S.SUBMITTED, S.INCOMPLETE, S.COMPLETE, S.HEARING_SCHEDULED, S.HEARING_OPEN)
+"""Waiver requests come in before the hearing closes, where they are voted (§ 267-23C)."""
+
+
+def _sources(step: str) -> tuple[PermitState, ...]:
+    return lifecycle.transition(step).sources
+
+
+def _values(states) -> set[str]:
+    return {s.value for s in states}
+
+
+@dataclass(frozen=True)
+class ChecklistItem:
+    """One line of the completeness checklist: met or not, why, and the section behind it."""
+
+    key: str
+    label: str
+    citation: str
+    met: bool
+    detail: str
+    blocking: bool = True
+
+    def as_dict(self) -> dict:
+        return {
+            "key": self.key,
+            "label": self.label,
+            "citation": self.citation,
+            "met": self.met,
+            "detail": self.detail,
+            "blocking": self.blocking,
+        }
+
+
+def owners_of(application: Application) -> list[str]:
+    """Every owner named on the application (the permittee must be the owner, § 267-18A)."""
+    return [o for o in (application.owners or []) if o] or (
+        [application.owner_name] if application.owner_name else []
+    )
+
+
+def plan_item_entries(application: Application) -> dict[str, dict]:
+    return {
+        p.item_id: {"provided": p.provided, "explanation": p.explanation}
+        for p in application.plan_items.all()
+    }
+
+
+def unsigned_owners(application: Application) -> list[str]:
+    signed = set(application.signatures.values_list("owner_name", flat=True))
+    return [o for o in owners_of(application) if o not in signed]
+
+
+def abutters_list_age_days(application: Application, today: dt.date) -> int | None:
+    if application.abutters_certified_on is None:
+        return None
+    return (today - application.abutters_certified_on).days
+
+
+def _uploaded(application: Application, kind: str) -> bool:
+    return application.uploads.filter(kind=kind).exists()
+
+
+def _fee_item(application: Application, kind: str, label: str) -> ChecklistItem:
+    fee = application.fees.filter(kind=kind).first()
+    if fee is None:
+        detail = "not yet set or recorded"
+    elif fee.paid_on is None:
+        detail = f"${fee.amount} due, not paid"
+    else:
+        receipt = f", receipt {fee.receipt_number}" if fee.receipt_number else ""
+        detail = f"${fee.amount} paid on {fee.paid_on.isoformat()}{receipt}"
+    return ChecklistItem(
+        f"{kind}_fee", label, "§ 267-18D", fee is not None and fee.paid_on is not None, detail
+    )
+
+
+def intake_checklist(
+    application: Application, *, today: dt.date | None = None
+) -> list[ChecklistItem]:
+    """What a complete application holds (§ 267-18A), each line met or not, with the reason."""
+    today = today or timezone.localdate()
+    a = application
+    as_of, town = a.law_date, a.town.slug
+    items: list[ChecklistItem] = []
+
+    plan = s267_19_plan_contents.plan_completeness(plan_item_entries(a), as_of=as_of, town=town)
+    required = len(s267_19_plan_contents.plan_items(as_of=as_of, town=town).outcome)
+    missing = plan.details["missing"]
+    items.append(
+        ChecklistItem(
+            "plan_items",
+            "Every stormwater management plan item provided or explained",
+            "§ 267-19A",
+            not missing,
+            f"{required - len(missing)} of {required} provided or explained"
+            + (f"; missing: {', '.join(missing)}" if missing else ""),
+        )
+    )
+    items.append(
+        ChecklistItem(
+            "plan_document",
+            "Stormwater management plan and project description (PDF)",
+            "§ 267-18A",
+            _uploaded(a, Upload.Kind.PLAN),
+            "uploaded" if _uploaded(a, Upload.Kind.PLAN) else "not uploaded",
+        )
+    )
+    om_missing = om_plan_missing(a)
+    items.append(
+        ChecklistItem(
+            "om_plan",
+            "Operation and maintenance plan contents",
+            "§ 267-20A",
+            not om_missing,
+            "every item present"
+            if not om_missing
+            else "; ".join(f"{k}: {v}" for k, v in om_missing.items()),
+        )
+    )
+    items.append(
+        ChecklistItem(
+            "om_document",
+            "Operation and maintenance plan (PDF)",
+            "§ 267-18A",
+            _uploaded(a, Upload.Kind.OM_PLAN),
+            "uploaded" if _uploaded(a, Upload.Kind.OM_PLAN) else "not uploaded",
+        )
+    )
+    unsigned = unsigned_owners(a)
+    items.append(
+        ChecklistItem(
+            "owner_signatures",
+            "Application form signed by every owner",
+            "§ 267-18A",
+            bool(owners_of(a)) and not unsigned,
+            "every owner has signed"
+            if owners_of(a) and not unsigned
+            else "not signed by " + (", ".join(unsigned) or "any owner (no owner named)"),
+        )
+    )
+    count = a.abutters.count()
+    certified = a.abutters_certified_on is not None and count > 0
+    items.append(
+        ChecklistItem(
+            "abutters_certified",
+            "Abutters list certified by the Assessors",
+            "§ 267-18A",
+            certified,
+            f"{count} abutters, certified on {a.abutters_certified_on.isoformat()}"
+            if certified
+            else "no certified list uploaded",
+        )
+    )
+    age = abutters_list_age_days(a, today)
+    valid_days = a.town.abutters_list_valid_days
+    items.append(
+        ChecklistItem(
+            "abutters_current",
+            f"Abutters list certified within {valid_days} days (town practice)",
+            "§ 267-18A",
+            age is not None and age <= valid_days,
+            "no certification date"
+            if age is None
+            else f"certified {age} days ago"
+            + ("" if age <= valid_days else f", older than {valid_days} days: ask for a new one"),
+        )
+    )
+    items.append(_fee_item(a, Fee.Kind.APPLICATION, "Application fee paid"))
+    items.append(_fee_item(a, Fee.Kind.TECHNICAL_REVIEW, "Technical review fee paid"))
+    filed = list(a.clerk_filings.values_list("what", flat=True))
+    items.append(
+        ChecklistItem(
+            "town_clerk_filing",
+            "Copies filed with the Town Clerk",
+            "§ 267-18A",
+            bool(filed),
+            ("filed: " + ", ".join(filed)) if filed else "no filing recorded",
+            blocking=False,
+        )
+    )
+    run = a.site_reviews.order_by("-run_at", "-pk").first()
+    items.append(
+        ChecklistItem(
+            "site_review",
+            "Site review of the latest site file",
+            "§ 267-19B",
+            run is not None,
+            f"latest verdict: {run.verdict} ({run.as_of.isoformat()} law)" if run else "none run",
+            blocking=False,
+        )
+    )
+    return items
+
+
+def checklist_unmet(items: list[ChecklistItem]) -> list[ChecklistItem]:
+    return [i for i in items if i.blocking and not i.met]
+
+
+def om_plan_missing(application: Application) -> dict[str, str]:
+    """The § 267-20A items the filed O&M plan lacks ({} when complete)."""
+    plan = dict(application.om_plan or {})
+    if not plan:
+        return {"om_plan": "no operation and maintenance plan has been filed"}
+    offsite = bool(plan.pop("offsite_control", False))
+    det = s267_20_om_plan.om_plan_completeness(
+        plan, offsite_control=offsite, as_of=application.law_date, town=application.town.slug
+    )
+    return dict(det.details["missing"])
+
+
+def review_may_begin(application: Application):
+    """§ 267-18D: the technical review waits for the review fees (both recorded and paid)."""
+    fees = {f.kind: f for f in application.fees.all()}
+    paid = all(
+        k in fees and fees[k].paid_on is not None
+        for k in (Fee.Kind.APPLICATION, Fee.Kind.TECHNICAL_REVIEW)
+    )
+    return s267_18_procedure.review_may_begin(
+        paid, as_of=application.law_date, town=application.town.slug
+    )
+
+
+def referral_boards_for(application: Application) -> list[str]:
+    return list(
+        s267_18_procedure.referral_boards(
+            as_of=application.law_date, town=application.town.slug
+        ).outcome
+    )
+
+
+def town_clerk_items_for(application: Application) -> list[dict]:
+    det = s267_18_procedure.filing_requirements(
+        as_of=application.law_date, town=application.town.slug
+    )
+    return list(det.details["town_clerk"])
+
+
+def latest_determinations(application: Application) -> list[DeterminationRecord]:
+    """The newest snapshot of each question asked about this case, oldest question first."""
+    latest: dict[str, DeterminationRecord] = {}
+    for rec in application.determinations.order_by("made_at", "pk"):
+        latest[rec.question] = rec
+    return list(latest.values())
+
+
+def comments_visible_to(user, application: Application):
+    qs = application.comments.select_related("author").order_by("created_at", "pk")
+    if not is_permit_staff(user, application.town):
+        qs = qs.filter(visible_to_applicant=True)
+    return qs
+
+
+def comment_get(user, application: Application, pk: int) -> ReviewComment:
+    try:
+        return comments_visible_to(user, application).get(pk=pk)
+    except ReviewComment.DoesNotExist:
+        raise Http404("No such comment") from None
+
+
+def referral_get(application: Application, pk: int) -> Referral:
+    try:
+        return application.referrals.get(pk=pk)
+    except Referral.DoesNotExist:
+        raise Http404("No such referral") from None
+
+
+def site_review_get(application: Application, pk: int) -> SiteReviewRun:
+    try:
+        return application.site_reviews.select_related("upload", "run_by").get(pk=pk)
+    except SiteReviewRun.DoesNotExist:
+        raise Http404("No such site review") from None
+
+
+def referral_status(referral: Referral, today: dt.date) -> str:
+    if referral.responded_on:
+        return "answered"
+    return "overdue" if today > referral.response_due else "awaiting"
+
+
+def intake_actions(user, application: Application) -> dict[str, bool]:
+    """Which intake steps `user` may take on this case now (role and state both allow)."""
+    state = application.state
+
+    def ok(action: str, states) -> bool:
+        return state in _values(states) and policy.can(user, action, application)
+
+    return {
+        "edit": ok("application.edit", PACKAGE_STATES),
+        "upload": ok("application.upload", UPLOAD_STATES),
+        "submit": ok("application.submit", _sources("submit")),
+        "resubmit": ok("application.submit", _sources("resubmit")),
+        "withdraw": ok("application.withdraw", _sources("withdraw")),
+        "completeness": ok("completeness.review", _sources("find_complete")),
+        "fees": ok("fees.record", REVIEW_STATES),
+        "filings": ok("town_clerk_filing.record", REVIEW_STATES),
+        "referrals": ok("referral.manage", REVIEW_STATES),
+        "comment": ok("comment.add", REVIEW_STATES),
+        "reply": ok("comment.reply", REVIEW_STATES),
+        "site_review": ok("site_review.run", UPLOAD_STATES),
+        "waiver": ok("waiver.request", WAIVER_STATES),
+    }
+
+
+def intake_panel(user, application: Application, *, today: dt.date | None = None) -> dict:
+    """Everything the intake panel of the case page shows, as the user may see it."""
+    today = today or timezone.localdate()
+    staff = is_permit_staff(user, application.town)
+    try:
+        checklist = intake_checklist(application, today=today)
+        may_begin = review_may_begin(application)
+    except LawError as exc:
+        checklist, may_begin = [], None
+        law_problem = str(exc)
+    else:
+        law_problem = ""
+    comments = list(comments_visible_to(user, application))
+    referrals = [
+        {"referral": r, "status": referral_status(r, today)}
+        for r in application.referrals.order_by("sent_on", "pk")
+    ]
+    return {
+        "checklist": checklist,
+        "unmet": checklist_unmet(checklist),
+        "law_problem": law_problem,
+        "review_may_begin": may_begin,
+        "fees": list(application.fees.order_by("kind")),
+        "filings": list(application.clerk_filings.order_by("filed_on", "pk")),
+        "referrals": referrals,
+        "reviews": list(application.completeness_reviews.order_by("-reviewed_on", "-pk")),
+        "comments": comments,
+        "open_requests": sum(
+            1 for c in comments if c.request_to_applicant and c.resolved_on is None
+        ),
+        "site_reviews": list(application.site_reviews.order_by("-run_at", "-pk")[:5]),
+        "waivers": list(application.waivers.order_by("submitted_on", "pk")),
+        "determinations": latest_determinations(application),
+        "actions": intake_actions(user, application),
+        "staff": staff,
+        "today": today,
+    }

@@ -1,0 +1,212 @@
+"""An applicant's journey through the pages: start, determination, package, site review, submit."""
+
+from __future__ import annotations
+
+import pytest
+
+from outfall.web.apps.permits.models import (
+    Application,
+    DeterminationRecord,
+    SiteReviewRun,
+    Upload,
+)
+from tests.web.permits.test_intake_fixtures import (
+    csv_upload,
+    site_upload,
+    today,
+)
+
+pytestmark = pytest.mark.django_db
+
+START = {
+    "title": "Maple Street subdivision",
+    "site_address": "10 Maple Street",
+    "parcel_id": "14-52",
+    "applicant_role": "agent",
+    "agent_name": "C. Engineer",
+    "owners": "A. Owner\nB. Owner",
+    "disturbance_acres": "6.2",
+    "common_plan_acres": "",
+    "widening_lanes": "0",
+}
+
+
+def start(client, people, **changes):
+    client.force_login(people["applicant"])
+    response = client.post("/permits/new/", {**START, **changes})
+    return response, Application.objects.order_by("-pk").first()
+
+
+def test_an_applicant_starts_a_draft_and_sees_that_six_acres_need_a_permit_with_its_reasons(
+    client, people
+):
+    response, a = start(client, people)
+    assert response.status_code == 302
+    assert a.state == "draft" and a.applicant == people["applicant"]
+    assert a.owners == ["A. Owner", "B. Owner"] and not a.applicant_is_owner
+    assert a.agent_name == "C. Engineer"
+    assert a.permit_required is True and a.classification == "new_development"
+    questions = set(
+        DeterminationRecord.objects.filter(application=a).values_list("question", flat=True)
+    )
+    assert len(questions) == 3
+    page = client.get(f"/permits/{a.pk}/intake/").content.decode()
+    assert "§ 267-16A" in page and "43,560 sq ft" in page
+    assert "date the application was submitted" in page
+
+
+def test_half_an_acre_needs_no_permit_and_the_page_says_so(client, people):
+    _, a = start(client, people, disturbance_acres="0.5")
+    assert a.permit_required is False
+    assert (
+        "does not need a stormwater management permit"
+        in client.get(f"/permits/{a.pk}/intake/").content.decode()
+    )
+
+
+def test_a_common_plan_smaller_than_the_project_is_refused_naming_the_field_and_section(
+    client, people
+):
+    response, a = start(client, people, common_plan_acres="1.0")
+    assert response.status_code == 200 and a is None
+    text = response.content.decode()
+    assert "Total disturbance of the larger common plan" in text and "§ 267-16A" in text
+    assert "Maple Street subdivision" in text  # what was typed is kept
+
+
+def test_a_blank_owner_list_is_a_form_error(client, people):
+    response, a = start(client, people, owners="   ")
+    assert response.status_code == 200 and a is None
+
+
+def test_submission_fixes_the_law_date_to_the_submission_date_and_asks_the_law_again(
+    client, people
+):
+    _, a = start(client, people)
+    before = DeterminationRecord.objects.filter(application=a).count()
+    response = client.post(f"/permits/{a.pk}/intake/submit/")
+    assert response.status_code == 302
+    a.refresh_from_db()
+    assert a.state == "submitted" and a.submitted_on == today() and a.law_date == today()
+    assert DeterminationRecord.objects.filter(application=a).count() == before + 3
+
+
+def test_the_plan_checklist_takes_all_22_items_and_an_unexplained_omission_names_its_item(
+    client, people
+):
+    _, a = start(client, people)
+    page = client.get(f"/permits/{a.pk}/intake/plan/").content.decode()
+    assert page.count("__status") >= 22
+    data = {"locus_map__status": "explained", "locus_map__explanation": ""}
+    response = client.post(f"/permits/{a.pk}/intake/plan/", data)
+    assert response.status_code == 200
+    assert "(1) a map locating the site" in response.content.decode()
+    assert "§ 267-19A(1)" in response.content.decode()
+    data = {
+        "locus_map__status": "provided",
+        "soils__status": "explained",
+        "soils__explanation": "No soils work",
+    }
+    assert client.post(f"/permits/{a.pk}/intake/plan/", data).status_code in (200, 302)
+    assert a.plan_items.filter(item_id="locus_map", provided=True).exists()
+
+
+def test_the_om_plan_is_checked_against_section_267_20a(client, people):
+    _, a = start(client, people)
+    data = {
+        "owners": "A. Owner\nB. Owner",
+        "operation_responsible": "A. Owner | 1 Main Street",
+        "financing_responsible": "A. Owner | 1 Main Street",
+        "maintenance_schedule": "Twice a year",
+        "no_easements": "on",
+        "owner_signatures": "A. Owner",
+    }
+    assert client.post(f"/permits/{a.pk}/intake/om-plan/", data).status_code == 302
+    a.refresh_from_db()
+    assert a.om_plan_provided is False  # B. Owner has not signed the maintenance agreement
+    data["owner_signatures"] = "A. Owner\nB. Owner"
+    client.post(f"/permits/{a.pk}/intake/om-plan/", data)
+    a.refresh_from_db()
+    assert a.om_plan_provided is True
+
+
+def test_an_om_line_without_an_address_is_a_form_error_naming_the_line(client, people):
+    _, a = start(client, people)
+    response = client.post(
+        f"/permits/{a.pk}/intake/om-plan/", {"operation_responsible": "A. Owner"}
+    )
+    assert response.status_code == 200 and "Line 1" in response.content.decode()
+
+
+def test_every_owner_must_sign_before_the_signatures_are_complete(client, people):
+    _, a = start(client, people)
+    url = f"/permits/{a.pk}/intake/signatures/"
+    ok = {"owner_name": "A. Owner", "signed_on": today().isoformat(), "attest": "on"}
+    assert client.post(url, ok).status_code == 302
+    a.refresh_from_db()
+    assert a.owner_signatures_complete is False
+    client.post(url, {**ok, "owner_name": "B. Owner"})
+    a.refresh_from_db()
+    assert a.owner_signatures_complete is True
+
+
+def test_a_site_file_upload_is_reviewed_and_every_run_is_kept(client, people):
+    _, a = start(client, people)
+    url = f"/permits/{a.pk}/intake/uploads/"
+    assert client.post(url, {"kind": "site_file", "file": site_upload()}).status_code == 302
+    assert (
+        client.post(url, {"kind": "site_file", "file": site_upload("v2.yaml")}).status_code == 302
+    )
+    runs = SiteReviewRun.objects.filter(application=a).order_by("pk")
+    assert runs.count() == 2
+    run = runs.last()
+    assert run.verdict == run.result["verdict"] and run.report_html.startswith("<!DOCTYPE html>")
+    assert run.as_of == a.law_date
+    page = client.get(f"/permits/{a.pk}/intake/site-reviews/{run.pk}/").content.decode()
+    assert "§ 267-19B" in page
+    report = client.get(f"/permits/{a.pk}/intake/site-reviews/{run.pk}/report/")
+    assert report.status_code == 200 and b"Maple Street" in report.content
+
+
+def test_a_site_file_mistake_shows_one_line_naming_the_item_and_field_and_saves_nothing(
+    client, people
+):
+    _, a = start(client, people)
+    text = (
+        site_upload().read().decode().replace("disturbance_acres: 6.2", "disturbance_acres: -6.2")
+    )
+    response = client.post(
+        f"/permits/{a.pk}/intake/uploads/",
+        {"kind": "site_file", "file": site_upload(text=text)},
+    )
+    assert response.status_code == 200
+    assert "project.disturbance_acres" in response.content.decode()
+    assert not Upload.objects.filter(application=a).exists()
+    assert not SiteReviewRun.objects.filter(application=a).exists()
+
+
+def test_the_abutters_csv_becomes_abutter_rows_with_its_certification_date(client, people):
+    _, a = start(client, people)
+    csv_text = (
+        "parcel,name,mailing_address\n12-1,B. Neighbour,2 Main St\n12-2,C. Neighbour,3 Main St\n"
+    )
+    response = client.post(
+        f"/permits/{a.pk}/intake/abutters/",
+        {"certified_on": today().isoformat(), "file": csv_upload(csv_text)},
+    )
+    assert response.status_code == 302
+    a.refresh_from_db()
+    assert a.abutters.count() == 2 and a.abutters_certified_on == today()
+    assert a.uploads.filter(kind="abutters").count() == 1
+
+
+def test_the_case_page_shows_the_intake_panel_with_the_applicants_actions(client, people):
+    _, a = start(client, people)
+    page = client.get(f"/permits/{a.pk}/").content.decode()
+    assert "Intake and review" in page and "Submit the application" in page
+    assert "Completeness review" not in page
+    client.post(f"/permits/{a.pk}/intake/submit/")
+    client.force_login(people["clerk"])
+    page = client.get(f"/permits/{a.pk}/").content.decode()
+    assert "Completeness review" in page and "Record fees" in page
+    assert "Submit the application" not in page
