@@ -43,7 +43,7 @@ def permit_facts(application: Application, *, today: dt.date | None = None) -> P
         fees_paid=bool(fees) and all(f.paid_on is not None for f in fees),
         town_clerk_filed=a.clerk_filings.exists(),
         complete_on=a.complete_on,
-        hearing_on=hearing.scheduled_for.date() if hearing else None,
+        hearing_on=timezone.localtime(hearing.scheduled_for).date() if hearing else None,
         notice_given_on=max(notice_dates) if len(notice_dates) == 3 else None,
         hearing_opened_on=hearing.opened_on if hearing else None,
         hearing_closed_on=hearing.closed_on if hearing else None,

@@ -1,0 +1,157 @@
+"""Forms for the hearing and the decision: they check the shape of what was typed; the services
+check it against the law (§ 267-18E–G, § 267-23C) and the views put those errors on the fields.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django import forms
+from django.utils import timezone
+
+from outfall.web.apps.permits.models import Decision
+
+DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+TIME = forms.TimeInput(attrs={"type": "time"}, format="%H:%M")
+
+
+def _date(label: str, *, required: bool = True, help_text: str = "") -> forms.DateField:
+    return forms.DateField(label=label, required=required, widget=DATE, help_text=help_text)
+
+
+def _when(day: dt.date, at: dt.time) -> dt.datetime:
+    return timezone.make_aware(dt.datetime.combine(day, at))
+
+
+class AccessibleForm(forms.Form):
+    """Every input names its help and error text in aria-describedby (WCAG 2.1 AA)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name, field in self.fields.items():
+            if field.help_text:
+                field.widget.attrs["aria-describedby"] = f"id_{name}_help"
+
+    def add_error(self, field, error):
+        super().add_error(field, error)
+        if field in self.fields:
+            widget = self.fields[field].widget
+            widget.attrs["aria-invalid"] = "true"
+            ids = widget.attrs.get("aria-describedby", "").split()
+            if f"id_{field}_error" not in ids:
+                widget.attrs["aria-describedby"] = " ".join([*ids, f"id_{field}_error"])
+
+
+class ScheduleHearingForm(AccessibleForm):
+    scheduled_date = _date("Hearing date")
+    scheduled_time = forms.TimeField(label="Time", widget=TIME, initial=dt.time(19, 0))
+    location = forms.CharField(label="Location", max_length=200)
+    acknowledge_late = forms.BooleanField(
+        label="I understand the hearing opens after the legal deadline and the Board bears the "
+        "risk of approval by failure to act (§ 267-18G)",
+        required=False,
+    )
+
+    @property
+    def scheduled_for(self) -> dt.datetime:
+        return _when(self.cleaned_data["scheduled_date"], self.cleaned_data["scheduled_time"])
+
+
+class NoticeRecordForm(AccessibleForm):
+    newspaper = forms.CharField(label="Newspaper", max_length=160, required=False)
+    published_on = _date("Published on", required=False)
+    posted_on = _date("Posted on", required=False)
+
+
+class MailingRecordForm(AccessibleForm):
+    mailed_on = _date("Mailed to abutters (first class) on")
+
+
+class OpenHearingForm(AccessibleForm):
+    opened_on = _date("Opened on")
+
+
+class ContinueHearingForm(AccessibleForm):
+    held_on = _date("Session held on")
+    continued_date = _date("Continued to (date)")
+    continued_time = forms.TimeField(label="Continued to (time)", widget=TIME)
+    minutes = forms.CharField(label="Minutes", widget=forms.Textarea, required=False)
+
+    @property
+    def continued_to(self) -> dt.datetime:
+        return _when(self.cleaned_data["continued_date"], self.cleaned_data["continued_time"])
+
+
+VOTE_CHOICES = [("granted", "Grant"), ("denied", "Deny")]
+
+
+class CloseHearingForm(AccessibleForm):
+    """Closing the hearing votes every pending waiver request (§ 267-23C)."""
+
+    closed_on = _date("Closed on", help_text="Waivers are voted on this date (§ 267-23C).")
+    minutes = forms.CharField(label="Minutes", widget=forms.Textarea, required=False)
+
+    def __init__(self, *args, waivers=(), **kwargs):
+        self.waivers = list(waivers)
+        fields = {}
+        for waiver in self.waivers:
+            fields[f"waiver_{waiver.pk}"] = forms.ChoiceField(
+                label=f"Waiver of {waiver.requirement}",
+                choices=VOTE_CHOICES,
+                widget=forms.RadioSelect,
+                help_text=waiver.reasons[:300],
+            )
+        super().__init__(*args, **kwargs)
+        for name, field in fields.items():
+            self.fields[name] = field
+            self.fields[name].widget.attrs["aria-describedby"] = f"id_{name}_help"
+
+    @property
+    def waiver_votes(self) -> dict[int, bool]:
+        return {
+            w.pk: self.cleaned_data[f"waiver_{w.pk}"] == "granted"
+            for w in self.waivers
+            if self.cleaned_data.get(f"waiver_{w.pk}")
+        }
+
+
+class ExtensionForm(AccessibleForm):
+    agreed_on = _date("Agreement signed on")
+    extended_to = _date("Final action extended to")
+
+
+class DecisionForm(AccessibleForm):
+    kind = forms.ChoiceField(label="Decision", choices=Decision.Kind.choices)
+    voted_on = _date("Voted on")
+    votes_for = forms.IntegerField(label="Votes for", min_value=0, max_value=20)
+    votes_against = forms.IntegerField(label="Votes against", min_value=0, max_value=20)
+    findings = forms.CharField(label="Findings", widget=forms.Textarea, required=False)
+    conditions = forms.CharField(
+        label="Conditions", widget=forms.Textarea, required=False, help_text="One per line."
+    )
+
+
+class BoardVoteForm(AccessibleForm):
+    vote = forms.ChoiceField(
+        label="Your vote",
+        choices=[("yes", "Yes"), ("no", "No"), ("abstain", "Abstain")],
+        widget=forms.RadioSelect,
+    )
+
+
+class DecisionFilingForm(AccessibleForm):
+    filed_on = _date("Filed with the Town Clerk on")
+    receipt_number = forms.CharField(label="Town Clerk's receipt", max_length=60, required=False)
+
+
+class PermitIssueForm(AccessibleForm):
+    number = forms.CharField(label="Permit number", max_length=30)
+    issued_on = _date("Issued on")
+
+
+class ConstructiveApprovalForm(AccessibleForm):
+    certified_on = _date("Certified on")
+
+
+class AgendaDateForm(forms.Form):
+    date = forms.DateField(label="Hearing date", widget=DATE, required=False)

@@ -1,0 +1,376 @@
+"""Reads for the hearing and the decision (§ 267-18E–G, § 267-23C): the Board's clock as the law
+lays it out, the case's hearing panel, the Board's agenda and packet, and the public record.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from django.utils import timezone
+
+from outfall.compliance.lifecycle import PermitState, blockers
+from outfall.law import s267_18_procedure
+from outfall.law.determination import Determination
+from outfall.web.apps.permits.facts import permit_facts
+from outfall.web.apps.permits.models import (
+    Application,
+    Decision,
+    GeneratedDocument,
+    Hearing,
+)
+from outfall.web.apps.permits.policy import can
+from outfall.web.apps.permits.selectors.visibility import (
+    application_list_public,
+    application_list_visible_to,
+)
+
+HEARING_DOCUMENT_KINDS = ("hearing_notice", "abutter_letter", "decision")
+DECIDED_STATES = (
+    PermitState.APPROVED,
+    PermitState.APPROVED_WITH_CONDITIONS,
+    PermitState.DISAPPROVED,
+    PermitState.CONSTRUCTIVELY_APPROVED,
+)
+
+
+def related_or_none(application: Application, relation: str):
+    """The one-to-one record `relation` of the application, or None when there is none yet."""
+    try:
+        return getattr(application, relation)
+    except Exception:
+        return None
+
+
+def hearing_local_date(hearing: Hearing | None) -> dt.date | None:
+    """The hearing's date in the town's time zone (an evening hearing is not the next UTC day)."""
+    if hearing is None:
+        return None
+    return timezone.localtime(hearing.scheduled_for).date()
+
+
+def hearing_clock(application: Application, *, hearing_on: dt.date | None = None):
+    """The Board's clock for this case from `permit_deadlines` (§ 267-18E, § 267-18G), or None.
+
+    `hearing_on` asks about a proposed hearing date instead of the one on file. The clock exists
+    only once the application is complete.
+    """
+    if application.complete_on is None:
+        return None
+    hearing = related_or_none(application, "hearing")
+    opened = hearing.opened_on if hearing else None
+    closed = hearing.closed_on if hearing else None
+    day = hearing_on or opened or hearing_local_date(hearing)
+    extension = application.extensions.order_by("-extended_to").first() if closed else None
+    return s267_18_procedure.permit_deadlines(
+        application.complete_on,
+        hearing=day,
+        hearing_closed=closed,
+        extended_to=extension.extended_to if extension else None,
+        as_of=application.law_date,
+        town=application.town.slug,
+    )
+
+
+def clock_deadline(clock: Determination | None, key: str):
+    """One LegalDeadline of the clock by key (hearing_open_by, notice_by, decision_by, ...)."""
+    if clock is None:
+        return None
+    return next((d for d in clock.outcome if d.key == key), None)
+
+
+@dataclass
+class NoticeStatus:
+    """Where each of the three notices of § 267-18E stands against the notice deadline."""
+
+    notice_by: object | None
+    items: list[dict] = field(default_factory=list)
+
+    @property
+    def all_recorded(self) -> bool:
+        return all(item["on"] is not None for item in self.items)
+
+    @property
+    def all_in_time(self) -> bool:
+        return self.all_recorded and all(item["in_time"] for item in self.items)
+
+
+def notice_status(application: Application, clock: Determination | None) -> NoticeStatus:
+    """Publication, posting and abutter mailing, each with its date and whether it was in time."""
+    hearing = related_or_none(application, "hearing")
+    notice_by = clock_deadline(clock, "notice_by")
+    status = NoticeStatus(notice_by=notice_by)
+    if hearing is None:
+        return status
+    for key, label, on in (
+        ("publication", "Published in a local newspaper", hearing.notice_published_on),
+        ("posting", "Posted", hearing.notice_posted_on),
+        ("abutter_mailing", "Mailed first class to every abutter", hearing.abutters_mailed_on),
+    ):
+        in_time = on is not None and notice_by is not None and on <= notice_by.due
+        status.items.append({"key": key, "label": label, "on": on, "in_time": in_time})
+    return status
+
+
+PANEL_ACTIONS = (
+    ("schedule", "hearing.manage", "schedule_hearing"),
+    ("notice", "hearing.manage", None),
+    ("open", "hearing.manage", "open_hearing"),
+    ("continue", "hearing.manage", "continue_hearing"),
+    ("close", "hearing.manage", "close_hearing"),
+    ("extension", "extension.record", None),
+    ("decision", "decision.record", None),
+    ("vote", "decision.vote", None),
+    ("file", "decision.record", None),
+    ("permit", "permit.issue", "issue_permit"),
+    ("constructive", "constructive_approval.certify", None),
+)
+
+
+def hearing_panel(user, application: Application) -> dict:
+    """Everything the case page's hearing panel shows, with the actions this user may take now."""
+    hearing = related_or_none(application, "hearing")
+    decision = related_or_none(application, "decision")
+    state = PermitState(application.state)
+    clock = hearing_clock(application)
+    staff_view = can(user, "case.view_internal", application)
+    documents = GeneratedDocument.objects.filter(
+        application=application, kind__in=HEARING_DOCUMENT_KINDS
+    ).order_by("-generated_at", "-id")
+    if not staff_view:
+        documents = documents.filter(public=True)
+    may = {key: can(user, action, application) for key, action, _ in PANEL_ACTIONS}
+    open_blockers = []
+    if may["open"] and state == PermitState.HEARING_SCHEDULED:
+        open_blockers = blockers("open_hearing", application.state, permit_facts(application))
+    steps = {
+        "schedule": state in (PermitState.COMPLETE, PermitState.HEARING_SCHEDULED),
+        "notice": state == PermitState.HEARING_SCHEDULED,
+        "open": state == PermitState.HEARING_SCHEDULED,
+        "continue": state == PermitState.HEARING_OPEN,
+        "close": state == PermitState.HEARING_OPEN,
+        "extension": state == PermitState.HEARING_CLOSED,
+        "decision": state == PermitState.HEARING_CLOSED and decision is None,
+        "vote": decision is not None and state != PermitState.CONSTRUCTIVELY_APPROVED,
+        "file": decision is not None and decision.filed_with_town_clerk_on is None,
+        "permit": state
+        in (
+            PermitState.APPROVED,
+            PermitState.APPROVED_WITH_CONDITIONS,
+            PermitState.CONSTRUCTIVELY_APPROVED,
+        ),
+        "constructive": state
+        in (
+            PermitState.COMPLETE,
+            PermitState.HEARING_SCHEDULED,
+            PermitState.HEARING_OPEN,
+            PermitState.HEARING_CLOSED,
+        ),
+    }
+    return {
+        "hearing": hearing,
+        "hearing_date": hearing_local_date(hearing),
+        "sessions": list(hearing.sessions.order_by("held_on", "id")) if hearing else [],
+        "waivers": list(application.waivers.order_by("submitted_on", "id")),
+        "decision": decision,
+        "board_votes": list(decision.votes.select_related("member")) if decision else [],
+        "permit": related_or_none(application, "permit"),
+        "constructive": related_or_none(application, "constructive_approval"),
+        "extensions": list(application.extensions.order_by("agreed_on", "id")),
+        "clock": clock,
+        "deadlines": list(clock.outcome) if clock else [],
+        "late_hearing": bool(clock and clock.details.get("late_hearing")),
+        "notice": notice_status(application, clock),
+        "open_blockers": open_blockers,
+        "documents": list(documents),
+        "actions": {key: may[key] and steps[key] for key in may},
+        "shows_anything": application.complete_on is not None or hearing is not None,
+    }
+
+
+def hearing_list_on(user, day: dt.date, town=None):
+    """Hearings (first sessions and continuations) the user may see that sit on `day`."""
+    visible = application_list_visible_to(user)
+    if town is not None:
+        visible = visible.filter(town=town)
+    return _hearings_on(visible, day)
+
+
+def _hearings_on(applications, day: dt.date) -> list[dict]:
+    rows: list[dict] = []
+    hearings = Hearing.objects.filter(application__in=applications).select_related(
+        "application", "application__town"
+    )
+    for hearing in hearings:
+        times = [hearing.scheduled_for] + [
+            s.continued_to for s in hearing.sessions.all() if s.continued_to is not None
+        ]
+        for when in times:
+            local = timezone.localtime(when)
+            if local.date() == day:
+                rows.append(
+                    {
+                        "application": hearing.application,
+                        "hearing": hearing,
+                        "at": local,
+                        "continued": when != hearing.scheduled_for,
+                    }
+                )
+    rows.sort(key=lambda r: (r["at"], r["application"].number))
+    return rows
+
+
+def board_packet(application: Application) -> dict:
+    """What a Board member reads before the hearing: summary, site reviews, referrals, comments,
+    waivers requested (§ 267-18C, § 267-19, § 267-23B). Internal: staff only."""
+    return {
+        "application": application,
+        "site_reviews": list(application.site_reviews.order_by("-run_at", "-id")),
+        "referrals": list(application.referrals.order_by("board")),
+        "comments": list(application.comments.select_related("author").order_by("created_at")),
+        "waivers": list(application.waivers.order_by("submitted_on", "id")),
+        "clock": hearing_clock(application),
+        "hearing": related_or_none(application, "hearing"),
+    }
+
+
+def abutter_mailing_rows(application: Application) -> list[dict]:
+    """The abutter mailing list for § 267-18E: one row per abutter, in list order."""
+    return [
+        {"parcel_id": a.parcel_id, "name": a.name, "mailing_address": a.mailing_address}
+        for a in application.abutters.order_by("id")
+    ]
+
+
+def hearing_document_get(user, application: Application, document_id: int) -> GeneratedDocument:
+    """A hearing-stage document of a case the user already sees: staff any, others public only."""
+    docs = GeneratedDocument.objects.filter(
+        application=application, kind__in=HEARING_DOCUMENT_KINDS
+    )
+    if not can(user, "case.view_internal", application):
+        docs = docs.filter(public=True)
+    return docs.get(pk=document_id)
+
+
+# ---- the public record (no login) ----
+
+
+def public_hearing_notices(town, today: dt.date) -> list[dict]:
+    """Upcoming hearings with a published notice: the notice's text and its public PDF."""
+    rows = []
+    hearings = Hearing.objects.filter(
+        application__in=application_list_public(town),
+        application__state__in=(PermitState.HEARING_SCHEDULED, PermitState.HEARING_OPEN),
+    ).select_related("application", "application__town")
+    for hearing in hearings:
+        next_sitting = _next_sitting(hearing)
+        if next_sitting is None or timezone.localtime(next_sitting).date() < today:
+            continue
+        notice = public_document(hearing.application, "hearing_notice")
+        if notice is None:
+            continue
+        rows.append(
+            {
+                "application": hearing.application,
+                "hearing": hearing,
+                "at": timezone.localtime(next_sitting),
+                "notice": notice,
+            }
+        )
+    rows.sort(key=lambda r: (r["at"], r["application"].number))
+    return rows
+
+
+def _next_sitting(hearing: Hearing):
+    latest = hearing.sessions.exclude(continued_to=None).order_by("-held_on", "-id").first()
+    return latest.continued_to if latest else hearing.scheduled_for
+
+
+def public_agenda(town, day: dt.date) -> list[dict]:
+    """The hearings on `day` among the town's public cases."""
+    return _hearings_on(application_list_public(town), day)
+
+
+def public_agenda_dates(town, today: dt.date) -> list[dt.date]:
+    """Dates with a hearing on the town's public agenda, from `today` on."""
+    return _hearing_dates(application_list_public(town), today)
+
+
+def hearing_dates_visible(user, town, today: dt.date) -> list[dt.date]:
+    """Dates with a hearing of a case the user sees, from `today` on."""
+    visible = application_list_visible_to(user)
+    if town is not None:
+        visible = visible.filter(town=town)
+    return _hearing_dates(visible, today)
+
+
+def _hearing_dates(applications, today: dt.date) -> list[dt.date]:
+    days: set[dt.date] = set()
+    for hearing in Hearing.objects.filter(application__in=applications).prefetch_related(
+        "sessions"
+    ):
+        times = [hearing.scheduled_for] + [
+            s.continued_to for s in hearing.sessions.all() if s.continued_to is not None
+        ]
+        days.update(timezone.localtime(t).date() for t in times)
+    return sorted(d for d in days if d >= today)
+
+
+def public_decisions(town) -> list[dict]:
+    """Decisions filed with the Town Clerk, and permits, each with its public PDF."""
+    rows = []
+    decided = application_list_public(town).filter(decision__isnull=False)
+    for application in decided.select_related("decision").order_by("-decision__voted_on"):
+        decision: Decision = application.decision
+        if decision.filed_with_town_clerk_on is None:
+            continue
+        rows.append(_public_decision_row(application, decision))
+    constructive = application_list_public(town).filter(constructive_approval__isnull=False)
+    for application in constructive.filter(permit__isnull=False).exclude(
+        pk__in=[r["application"].pk for r in rows]
+    ):
+        rows.append(_public_decision_row(application, None))
+    return rows
+
+
+def _public_decision_row(application: Application, decision: Decision | None) -> dict:
+    return {
+        "application": application,
+        "decision": decision,
+        "permit": related_or_none(application, "permit"),
+        "constructive": related_or_none(application, "constructive_approval"),
+        "document": public_document(application, "decision"),
+    }
+
+
+def public_document(application: Application, kind: str) -> GeneratedDocument | None:
+    """The latest public document of `kind` for the case."""
+    return (
+        GeneratedDocument.objects.filter(application=application, kind=kind, public=True)
+        .order_by("-generated_at", "-id")
+        .first()
+    )
+
+
+def public_document_get(document_id: int) -> GeneratedDocument:
+    """A public hearing-stage document of a public case (DoesNotExist otherwise)."""
+    return GeneratedDocument.objects.select_related("application").get(
+        pk=document_id,
+        public=True,
+        kind__in=HEARING_DOCUMENT_KINDS,
+        application__in=application_list_public(),
+    )
+
+
+def abutter_labels_pdf(application: Application) -> bytes:
+    """Mailing labels for the abutter mailing on Avery 5160-style sheets (3 across, 10 down)."""
+    from django.template.loader import render_to_string
+
+    from outfall.web.apps.permits.documents import render_pdf
+
+    rows = abutter_mailing_rows(application)
+    sheets = [rows[i : i + 30] for i in range(0, len(rows), 30)] or [[]]
+    html = render_to_string(
+        "permits/documents/mailing_labels.html", {"application": application, "sheets": sheets}
+    )
+    return render_pdf(html)

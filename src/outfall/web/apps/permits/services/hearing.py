@@ -1,0 +1,849 @@
+"""Writes for the public hearing and the Board's decision (§ 267-18E–G, § 267-23C).
+
+Every service checks the policy, validates the dates against the law, records the data and takes
+the lifecycle step in ONE transaction (a refused step leaves nothing saved), audits under its
+section and sends its e-mails only after commit.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.contrib.auth import get_user_model
+from django.core.mail import send_mail
+from django.db import transaction
+from django.utils import timezone
+
+from outfall.kernel.errors import InputError
+from outfall.law import s267_18_procedure, s267_23_waivers
+from outfall.law.determination import Determination
+from outfall.web.apps.audit.services import audit_record
+from outfall.web.apps.core.roles import Role
+from outfall.web.apps.permits.documents import document_generate
+from outfall.web.apps.permits.models import (
+    Application,
+    BoardVote,
+    ConstructiveApproval,
+    Decision,
+    DeterminationRecord,
+    Extension,
+    GeneratedDocument,
+    Hearing,
+    HearingSession,
+    Permit,
+    TownClerkFiling,
+)
+from outfall.web.apps.permits.policy import require
+from outfall.web.apps.permits.selectors.hearing import (
+    clock_deadline,
+    hearing_clock,
+    hearing_local_date,
+    related_or_none,
+)
+from outfall.web.apps.permits.services.transitions import application_transition
+
+HEARING = "§ 267-18E"
+ACTIONS = "§ 267-18F"
+INACTION = "§ 267-18G"
+WAIVER_VOTE = "§ 267-23C"
+DECISION_STEPS = {
+    Decision.Kind.APPROVE: ("approve", "§ 267-18F(1)"),
+    Decision.Kind.APPROVE_WITH_CONDITIONS: ("approve_with_conditions", "§ 267-18F(2)"),
+    Decision.Kind.DISAPPROVE: ("disapprove", "§ 267-18F(3)"),
+}
+
+
+def _iso(day: dt.date | dt.datetime) -> str:
+    return day.isoformat()
+
+
+def _snapshot(application: Application, det: Determination) -> DeterminationRecord:
+    data = det.as_dict()
+    return DeterminationRecord.objects.create(
+        application=application,
+        question=det.question,
+        as_of=det.as_of,
+        outcome=data["outcome"],
+        reasons=data["reasons"],
+        parameters=data["parameters"],
+    )
+
+
+def _not_in_future(field: str, day: dt.date) -> None:
+    today = timezone.localdate()
+    if day > today:
+        raise InputError(
+            field, _iso(day), f"it is after today ({_iso(today)}); record only what has happened"
+        )
+
+
+def _not_before(field: str, day: dt.date, earliest: dt.date | None, what: str, citation) -> None:
+    if earliest is not None and day < earliest:
+        raise InputError(field, _iso(day), f"it is before {what} ({_iso(earliest)})", citation)
+
+
+def _hearing_of(application: Application) -> Hearing:
+    hearing = related_or_none(application, "hearing")
+    if hearing is None:
+        raise InputError("hearing", None, "no hearing has been scheduled for this case", HEARING)
+    return hearing
+
+
+def _decision_of(application: Application) -> Decision:
+    decision = related_or_none(application, "decision")
+    if decision is None:
+        raise InputError("decision", None, "the Board's decision is not recorded yet", ACTIONS)
+    return decision
+
+
+def _mail_on_commit(subject: str, body: str, recipients: list[str]) -> None:
+    wanted = sorted({r for r in recipients if r})
+    if wanted:
+        transaction.on_commit(lambda: send_mail(subject, body, None, wanted))
+
+
+def _clerk_emails(application: Application) -> list[str]:
+    users = get_user_model().objects.filter(
+        memberships__town=application.town,
+        memberships__role=str(Role.CLERK),
+        memberships__receives_reminders=True,
+    )
+    return list(users.values_list("email", flat=True))
+
+
+# ---- scheduling and notice (§ 267-18E) ----
+
+
+def hearing_schedule(
+    application: Application,
+    *,
+    scheduled_for: dt.datetime,
+    location: str,
+    late_acknowledged: bool = False,
+    actor,
+) -> Hearing:
+    """Fix (or move) the hearing. Refused before completeness; after the 45-day limit only with
+    the clerk's explicit acknowledgement of the Board's risk of approval by inaction (§ 267-18G).
+    Moving the date voids the notices given for the old one."""
+    require(actor, "hearing.manage", application)
+    day = timezone.localtime(scheduled_for).date()
+    if application.complete_on is None:
+        raise InputError(
+            "scheduled_for",
+            _iso(day),
+            "the application has not been found complete, so the hearing clock has not started",
+            HEARING,
+        )
+    _not_before(
+        "scheduled_for", day, application.complete_on, "the application was complete", HEARING
+    )
+    if not location.strip():
+        raise InputError("location", location, "say where the hearing sits")
+    clock = hearing_clock(application, hearing_on=day)
+    open_by = clock_deadline(clock, "hearing_open_by")
+    late = bool(clock.details.get("late_hearing"))
+    if late and not late_acknowledged:
+        raise InputError(
+            "acknowledge_late",
+            _iso(day),
+            f"the hearing would open after {_iso(open_by.due)}, the last day to open it; the "
+            "applicant could claim approval by the Board's failure to act (§ 267-18G). Tick the "
+            "acknowledgement to schedule it anyway",
+            HEARING,
+        )
+    with transaction.atomic():
+        hearing = Hearing.objects.select_for_update().filter(application=application).first()
+        voided: list[str] = []
+        if hearing is None:
+            hearing = Hearing(application=application)
+        elif hearing_local_date(hearing) != day:
+            for name in ("notice_published_on", "notice_posted_on", "abutters_mailed_on"):
+                if getattr(hearing, name) is not None:
+                    voided.append(name)
+                    setattr(hearing, name, None)
+        before = hearing.scheduled_for
+        hearing.scheduled_for = scheduled_for
+        hearing.location = location.strip()
+        hearing.save()
+        _snapshot(application, clock)
+        when = timezone.localtime(scheduled_for).strftime("%Y-%m-%d %H:%M")
+        summary = f"Hearing scheduled for {when} at {hearing.location}"
+        if late:
+            summary += f" — LATE: after {_iso(open_by.due)}, the Board's legal risk acknowledged"
+        if voided:
+            summary += "; notices given for the former date no longer count"
+        application_transition(
+            application,
+            "schedule_hearing",
+            actor=actor,
+            summary=summary,
+            extra={
+                "scheduled_for": [before, scheduled_for],
+                "late_hearing": late,
+                "late_acknowledged": late_acknowledged,
+                "notices_voided": voided,
+            },
+        )
+        _mail_on_commit(
+            f"{application.number}: public hearing scheduled",
+            f"The Planning Board will hear {application.title} ({application.site_address}) on "
+            f"{when} at {hearing.location} ({HEARING}).",
+            [application.applicant.email],
+        )
+    return hearing
+
+
+def _notice_context(application: Application, hearing: Hearing) -> dict:
+    clock = hearing_clock(application)
+    return {
+        "hearing": hearing,
+        "hearing_at": timezone.localtime(hearing.scheduled_for),
+        "notice_by": clock_deadline(clock, "notice_by"),
+    }
+
+
+def _require_scheduled(application: Application) -> Hearing:
+    hearing = _hearing_of(application)
+    if application.state != "hearing_scheduled":
+        raise InputError(
+            "state",
+            application.state,
+            "notice is given for a scheduled hearing that has not yet opened",
+            HEARING,
+        )
+    return hearing
+
+
+def hearing_notice_generate(application: Application, *, actor) -> GeneratedDocument:
+    """The legal notice for publication and posting, as a public PDF (§ 267-18E)."""
+    require(actor, "hearing.manage", application)
+    hearing = _require_scheduled(application)
+    with transaction.atomic():
+        doc = document_generate(
+            application,
+            "hearing_notice",
+            actor=actor,
+            context=_notice_context(application, hearing),
+            public=True,
+        )
+        audit_record(
+            actor=actor,
+            town=application.town,
+            action="hearing.notice_generated",
+            section=HEARING,
+            summary="Legal notice of the public hearing produced for publication and posting",
+            obj=doc,
+            case=application,
+            public=True,
+        )
+    return doc
+
+
+def hearing_notice_record(
+    application: Application,
+    *,
+    newspaper: str = "",
+    published_on: dt.date | None = None,
+    posted_on: dt.date | None = None,
+    actor,
+) -> Hearing:
+    """Record publication in a local paper and posting (§ 267-18E). A late notice is recorded as
+    given; the lifecycle then refuses to open the hearing on it."""
+    require(actor, "hearing.manage", application)
+    hearing = _require_scheduled(application)
+    if published_on is None and posted_on is None:
+        raise InputError(
+            "published_on", None, "give the publication date, the posting date or both"
+        )
+    if published_on is not None and not newspaper.strip():
+        raise InputError(
+            "newspaper", newspaper, "name the newspaper of general circulation", HEARING
+        )
+    day = hearing_local_date(hearing)
+    for field, on in (("published_on", published_on), ("posted_on", posted_on)):
+        if on is None:
+            continue
+        _not_in_future(field, on)
+        _not_before(field, on, application.complete_on, "the application was complete", HEARING)
+        if on > day:
+            raise InputError(field, _iso(on), f"it is after the hearing ({_iso(day)})", HEARING)
+    with transaction.atomic():
+        changes = {}
+        if published_on is not None:
+            changes["notice_published_on"] = [hearing.notice_published_on, published_on]
+            changes["newspaper"] = [hearing.newspaper, newspaper.strip()]
+            hearing.notice_published_on = published_on
+            hearing.newspaper = newspaper.strip()
+        if posted_on is not None:
+            changes["notice_posted_on"] = [hearing.notice_posted_on, posted_on]
+            hearing.notice_posted_on = posted_on
+        hearing.save()
+        parts = []
+        if published_on:
+            parts.append(f"published in {hearing.newspaper} on {_iso(published_on)}")
+        if posted_on:
+            parts.append(f"posted on {_iso(posted_on)}")
+        audit_record(
+            actor=actor,
+            town=application.town,
+            action="hearing.notice_recorded",
+            section=HEARING,
+            summary="Hearing notice " + " and ".join(parts),
+            obj=hearing,
+            case=application,
+            changes=changes,
+            public=True,
+        )
+    return hearing
+
+
+def _require_abutters(application: Application) -> int:
+    count = application.abutters.count()
+    if count == 0:
+        raise InputError(
+            "abutters",
+            0,
+            "the certified abutters list has no abutters to notify by first-class mail",
+            HEARING,
+        )
+    return count
+
+
+def abutter_letters_generate(application: Application, *, actor) -> GeneratedDocument:
+    """One notice letter per abutter on the certified list, in a single PDF (§ 267-18E)."""
+    require(actor, "hearing.manage", application)
+    hearing = _require_scheduled(application)
+    count = _require_abutters(application)
+    with transaction.atomic():
+        context = _notice_context(application, hearing)
+        context["abutters"] = list(application.abutters.order_by("id"))
+        doc = document_generate(application, "abutter_letter", actor=actor, context=context)
+        audit_record(
+            actor=actor,
+            town=application.town,
+            action="hearing.abutter_letters_generated",
+            section=HEARING,
+            summary=f"Notice letters produced for {count} abutter(s)",
+            obj=doc,
+            case=application,
+        )
+    return doc
+
+
+def hearing_mailing_record(application: Application, *, mailed_on: dt.date, actor) -> Hearing:
+    """Record the first-class mailing of the notice to every abutter (§ 267-18E)."""
+    require(actor, "hearing.manage", application)
+    hearing = _require_scheduled(application)
+    count = _require_abutters(application)
+    _not_in_future("mailed_on", mailed_on)
+    _not_before(
+        "mailed_on", mailed_on, application.complete_on, "the application was complete", HEARING
+    )
+    day = hearing_local_date(hearing)
+    if mailed_on > day:
+        raise InputError(
+            "mailed_on", _iso(mailed_on), f"it is after the hearing ({_iso(day)})", HEARING
+        )
+    with transaction.atomic():
+        before = hearing.abutters_mailed_on
+        hearing.abutters_mailed_on = mailed_on
+        hearing.save(update_fields=["abutters_mailed_on"])
+        audit_record(
+            actor=actor,
+            town=application.town,
+            action="hearing.mailing_recorded",
+            section=HEARING,
+            summary=f"Hearing notice mailed first class to {count} abutter(s) on {_iso(mailed_on)}",
+            obj=hearing,
+            case=application,
+            changes={"abutters_mailed_on": [before, mailed_on]},
+            public=True,
+        )
+    return hearing
+
+
+# ---- the hearing itself (§ 267-18E, § 267-23C) ----
+
+
+def hearing_open(application: Application, *, opened_on: dt.date, actor) -> Hearing:
+    """Open the hearing on its noticed date; the lifecycle refuses unless all three notices were
+    given at least the required days before (§ 267-18E)."""
+    require(actor, "hearing.manage", application)
+    hearing = _hearing_of(application)
+    day = hearing_local_date(hearing)
+    if opened_on != day:
+        raise InputError(
+            "opened_on",
+            _iso(opened_on),
+            f"notice was given for {_iso(day)}; open the hearing on that day or reschedule it",
+            HEARING,
+        )
+    _not_in_future("opened_on", opened_on)
+    with transaction.atomic():
+        hearing.opened_on = opened_on
+        hearing.save(update_fields=["opened_on"])
+        HearingSession.objects.create(hearing=hearing, held_on=opened_on)
+        application_transition(
+            application,
+            "open_hearing",
+            actor=actor,
+            summary=f"Public hearing opened on {_iso(opened_on)}",
+            extra={"opened_on": opened_on},
+        )
+    return hearing
+
+
+def hearing_continue(
+    application: Application,
+    *,
+    held_on: dt.date,
+    continued_to: dt.datetime,
+    minutes: str = "",
+    actor,
+) -> HearingSession:
+    """Record a sitting that continues the hearing to a later date and time (§ 267-18E)."""
+    require(actor, "hearing.manage", application)
+    hearing = _hearing_of(application)
+    _not_in_future("held_on", held_on)
+    _not_before("held_on", held_on, _last_sitting(hearing), "the last sitting", HEARING)
+    to_day = timezone.localtime(continued_to).date()
+    if to_day <= held_on:
+        raise InputError(
+            "continued_to", _iso(to_day), f"it must be after the sitting ({_iso(held_on)})", HEARING
+        )
+    with transaction.atomic():
+        session = _sitting(hearing, held_on, minutes)
+        session.continued_to = continued_to
+        session.save()
+        application_transition(
+            application,
+            "continue_hearing",
+            actor=actor,
+            summary=(
+                f"Hearing continued on {_iso(held_on)} to "
+                f"{timezone.localtime(continued_to).strftime('%Y-%m-%d %H:%M')}"
+            ),
+            extra={"held_on": held_on, "continued_to": continued_to},
+        )
+    return session
+
+
+def _last_sitting(hearing: Hearing) -> dt.date | None:
+    last = hearing.sessions.order_by("-held_on").first()
+    return last.held_on if last else hearing.opened_on
+
+
+def _sitting(hearing: Hearing, held_on: dt.date, minutes: str) -> HearingSession:
+    """The session held that day (the opening night may also continue or close the hearing)."""
+    session = hearing.sessions.filter(held_on=held_on).order_by("-id").first()
+    if session is None:
+        session = HearingSession(hearing=hearing, held_on=held_on)
+    if minutes.strip():
+        session.minutes = minutes.strip()
+    return session
+
+
+def hearing_close(
+    application: Application,
+    *,
+    closed_on: dt.date,
+    waiver_votes: dict[int, bool] | None = None,
+    minutes: str = "",
+    actor,
+) -> Hearing:
+    """Close the hearing, voting every pending waiver request at the close (§ 267-23C); the
+    21 days for final action start to run (§ 267-18E)."""
+    require(actor, "hearing.manage", application)
+    hearing = _hearing_of(application)
+    votes = waiver_votes or {}
+    pending = list(application.waivers.filter(granted__isnull=True).order_by("id"))
+    if pending:
+        require(actor, "waiver.vote", application)
+    _not_in_future("closed_on", closed_on)
+    _not_before("closed_on", closed_on, _last_sitting(hearing), "the last sitting", HEARING)
+    for waiver in pending:
+        if waiver.pk not in votes:
+            raise InputError(
+                f"waiver_{waiver.pk}",
+                None,
+                f"the waiver request on '{waiver.requirement}' must be voted at the close",
+                WAIVER_VOTE,
+            )
+    with transaction.atomic():
+        for waiver in pending:
+            timely = s267_23_waivers.waiver_vote_timely(
+                closed_on, closed_on, as_of=application.law_date, town=application.town.slug
+            )
+            waiver.granted = votes[waiver.pk]
+            waiver.voted_on = closed_on
+            waiver.save(update_fields=["granted", "voted_on"])
+            _snapshot(application, timely)
+            audit_record(
+                actor=actor,
+                town=application.town,
+                action="waiver.voted",
+                section=WAIVER_VOTE,
+                summary=(
+                    f"Waiver of '{waiver.requirement}' "
+                    f"{'granted' if waiver.granted else 'denied'} at the close of the hearing"
+                ),
+                obj=waiver,
+                case=application,
+                changes={"granted": [None, waiver.granted], "voted_on": [None, closed_on]},
+                public=True,
+            )
+        session = _sitting(hearing, closed_on, minutes)
+        session.continued_to = None
+        session.save()
+        hearing.closed_on = closed_on
+        hearing.save(update_fields=["closed_on"])
+        clock = hearing_clock(application)
+        _snapshot(application, clock)
+        decision_by = clock_deadline(clock, "decision_by")
+        application_transition(
+            application,
+            "close_hearing",
+            actor=actor,
+            summary=(
+                f"Hearing closed on {_iso(closed_on)}; final action due by {_iso(decision_by.due)}"
+            ),
+            extra={"closed_on": closed_on, "decision_by": decision_by.due},
+        )
+    return hearing
+
+
+def extension_record(
+    application: Application, *, agreed_on: dt.date, extended_to: dt.date, actor
+) -> Extension:
+    """A written agreement with the applicant extending the time for final action; its date
+    replaces the 21-day date (§ 267-18E). Too late once the time has already run (§ 267-18G)."""
+    require(actor, "extension.record", application)
+    hearing = _hearing_of(application)
+    if application.state != "hearing_closed" or hearing.closed_on is None:
+        raise InputError(
+            "extended_to",
+            _iso(extended_to),
+            "the time for final action runs from the close of the hearing, which has not closed",
+            HEARING,
+        )
+    _not_in_future("agreed_on", agreed_on)
+    _not_before("agreed_on", agreed_on, hearing.opened_on, "the hearing opened", HEARING)
+    current = clock_deadline(hearing_clock(application), "decision_by")
+    if agreed_on > current.due:
+        raise InputError(
+            "agreed_on",
+            _iso(agreed_on),
+            f"the time for final action ended on {_iso(current.due)}; an agreement made after "
+            "that cannot undo the approval by failure to act",
+            INACTION,
+        )
+    if extended_to <= current.due:
+        raise InputError(
+            "extended_to",
+            _iso(extended_to),
+            f"it does not extend the present date for final action ({_iso(current.due)})",
+            HEARING,
+        )
+    clock = s267_18_procedure.permit_deadlines(
+        application.complete_on,
+        hearing=hearing.opened_on,
+        hearing_closed=hearing.closed_on,
+        extended_to=extended_to,
+        as_of=application.law_date,
+        town=application.town.slug,
+    )
+    with transaction.atomic():
+        extension = Extension.objects.create(
+            application=application, agreed_on=agreed_on, extended_to=extended_to
+        )
+        _snapshot(application, clock)
+        new_due = clock_deadline(clock, "decision_by")
+        audit_record(
+            actor=actor,
+            town=application.town,
+            action="extension.recorded",
+            section=HEARING,
+            summary=(
+                f"Time for final action extended by written agreement of {_iso(agreed_on)} to "
+                f"{_iso(new_due.due)} (was {_iso(current.due)})"
+            ),
+            obj=extension,
+            case=application,
+            changes={"decision_by": [current.due, new_due.due]},
+            public=True,
+        )
+    return extension
+
+
+# ---- the decision and the permit (§ 267-18F, § 267-18G) ----
+
+
+def decision_record(
+    application: Application,
+    *,
+    kind: str,
+    voted_on: dt.date,
+    votes_for: int,
+    votes_against: int,
+    findings: str = "",
+    conditions: str = "",
+    actor,
+) -> Decision:
+    """The Board's written final action (§ 267-18F(1)–(3)), within the time for it; once that time
+    has run the application stands approved instead (§ 267-18G)."""
+    require(actor, "decision.record", application)
+    hearing = _hearing_of(application)
+    if related_or_none(application, "decision") is not None:
+        raise InputError("kind", kind, "the Board's decision is already recorded", ACTIONS)
+    kind = Decision.Kind(kind)
+    step, citation = DECISION_STEPS[kind]
+    _not_in_future("voted_on", voted_on)
+    _not_before("voted_on", voted_on, hearing.closed_on, "the hearing closed", HEARING)
+    if kind == Decision.Kind.APPROVE_WITH_CONDITIONS and not conditions.strip():
+        raise InputError("conditions", conditions, "state the Board's conditions", citation)
+    if kind == Decision.Kind.DISAPPROVE and not findings.strip():
+        raise InputError(
+            "findings", findings, "state why the plan does not meet § 267-19", citation
+        )
+    if kind != Decision.Kind.DISAPPROVE and votes_for <= votes_against:
+        raise InputError(
+            "votes_for",
+            votes_for,
+            f"an approval needs more votes for than against ({votes_against})",
+        )
+    clock = hearing_clock(application)
+    decision_by = clock_deadline(clock, "decision_by")
+    if decision_by is not None:
+        late = s267_18_procedure.constructive_approval(
+            decision_by.due,
+            voted_on,
+            False,
+            as_of=max(voted_on, application.law_date),
+            town=application.town.slug,
+        )
+        if late.outcome["approved_by_inaction"]:
+            raise InputError(
+                "voted_on",
+                _iso(voted_on),
+                f"the time for final action ended on {_iso(decision_by.due)}; the application "
+                "stands approved by the Board's failure to act and the Town Clerk may certify it",
+                INACTION,
+            )
+    with transaction.atomic():
+        decision = Decision.objects.create(
+            application=application,
+            kind=kind,
+            voted_on=voted_on,
+            votes_for=votes_for,
+            votes_against=votes_against,
+            findings=findings.strip(),
+            conditions=conditions.strip(),
+        )
+        document_generate(
+            application,
+            "decision",
+            actor=actor,
+            context=_decision_context(application, decision, None),
+        )
+        application_transition(
+            application,
+            step,
+            actor=actor,
+            summary=f"Board decision of {_iso(voted_on)}: {decision.get_kind_display()}",
+            extra={"decision": kind.value, "votes": [votes_for, votes_against]},
+        )
+        _mail_on_commit(
+            f"{application.number}: decision of the Planning Board",
+            f"On {_iso(voted_on)} the Board voted: {decision.get_kind_display()} ({citation}). "
+            "The written decision will be filed with the Town Clerk.",
+            [application.applicant.email],
+        )
+    return decision
+
+
+def _decision_context(application, decision, permit) -> dict:
+    hearing = related_or_none(application, "hearing")
+    return {
+        "decision": decision,
+        "permit": permit,
+        "hearing": hearing,
+        "waivers": list(application.waivers.exclude(granted=None).order_by("id")),
+        "constructive": related_or_none(application, "constructive_approval"),
+        "citation": DECISION_STEPS[decision.kind][1] if decision else INACTION,
+    }
+
+
+def board_vote_record(application: Application, *, vote: str, actor) -> BoardVote:
+    """A Board member records their own vote on the decision (§ 267-18F)."""
+    require(actor, "decision.vote", application)
+    decision = _decision_of(application)
+    if vote not in {"yes", "no", "abstain"}:
+        raise InputError("vote", vote, "choose yes, no or abstain")
+    with transaction.atomic():
+        record, created = BoardVote.objects.update_or_create(
+            decision=decision, member=actor, defaults={"vote": vote}
+        )
+        audit_record(
+            actor=actor,
+            town=application.town,
+            action="decision.member_vote",
+            section=ACTIONS,
+            summary=f"Board member's vote recorded: {record.get_vote_display()}",
+            obj=record,
+            case=application,
+            changes={"vote": vote, "first_record": created},
+            public=True,
+        )
+    return record
+
+
+def decision_file_with_town_clerk(
+    application: Application, *, filed_on: dt.date, receipt_number: str = "", actor
+) -> Decision:
+    """File the written decision with the Town Clerk; from then on it is a public record."""
+    require(actor, "decision.record", application)
+    decision = _decision_of(application)
+    if decision.filed_with_town_clerk_on is not None:
+        raise InputError(
+            "filed_on",
+            _iso(filed_on),
+            f"the decision was already filed on {_iso(decision.filed_with_town_clerk_on)}",
+        )
+    _not_in_future("filed_on", filed_on)
+    _not_before("filed_on", filed_on, decision.voted_on, "the Board voted", ACTIONS)
+    with transaction.atomic():
+        decision.filed_with_town_clerk_on = filed_on
+        decision.save(update_fields=["filed_with_town_clerk_on"])
+        TownClerkFiling.objects.create(
+            application=application,
+            what="Written decision of the Planning Board",
+            filed_on=filed_on,
+            receipt_number=receipt_number.strip(),
+        )
+        GeneratedDocument.objects.filter(application=application, kind="decision").update(
+            public=True
+        )
+        audit_record(
+            actor=actor,
+            town=application.town,
+            action="decision.filed",
+            section=ACTIONS,
+            summary=f"Written decision filed with the Town Clerk on {_iso(filed_on)}",
+            obj=decision,
+            case=application,
+            changes={"filed_with_town_clerk_on": [None, filed_on]},
+            public=True,
+        )
+        _mail_on_commit(
+            f"{application.number}: decision filed with the Town Clerk",
+            f"The Board's written decision was filed with the Town Clerk on {_iso(filed_on)}.",
+            [application.applicant.email],
+        )
+    return decision
+
+
+def permit_issue(application: Application, *, issued_on: dt.date, number: str, actor) -> Permit:
+    """Issue the permit after approval, or after the Town Clerk's certification that the Board's
+    time ran out (§ 267-18G); the decision-and-permit PDF carries its number and conditions."""
+    require(actor, "permit.issue", application)
+    number = number.strip()
+    if not number:
+        raise InputError("number", number, "give the permit a number")
+    if related_or_none(application, "permit") is not None:
+        raise InputError("number", number, "the permit for this case is already issued", INACTION)
+    if Permit.objects.filter(number=number).exists():
+        raise InputError("number", number, "another permit already has this number")
+    _not_in_future("issued_on", issued_on)
+    decision = related_or_none(application, "decision")
+    constructive = related_or_none(application, "constructive_approval")
+    if decision is not None:
+        _not_before("issued_on", issued_on, decision.voted_on, "the Board voted", ACTIONS)
+    if constructive is not None:
+        _not_before(
+            "issued_on", issued_on, constructive.certified_on, "the Town Clerk certified", INACTION
+        )
+    with transaction.atomic():
+        permit = Permit.objects.create(
+            application=application,
+            number=number,
+            issued_on=issued_on,
+            conditions=decision.conditions if decision else "",
+        )
+        application_transition(
+            application,
+            "issue_permit",
+            actor=actor,
+            summary=f"Permit {number} issued on {_iso(issued_on)}",
+            extra={"permit": number},
+        )
+        document_generate(
+            application,
+            "decision",
+            actor=actor,
+            context=_decision_context(application, decision, permit),
+            public=True,
+        )
+        _mail_on_commit(
+            f"{application.number}: stormwater management permit {number} issued",
+            f"Permit {number} was issued on {_iso(issued_on)} for {application.site_address}.",
+            [application.applicant.email],
+        )
+    return permit
+
+
+def constructive_approval_certify(
+    application: Application, *, certified_on: dt.date, actor
+) -> ConstructiveApproval:
+    """The Town Clerk certifies that the Board's time ran out without final action; the
+    application stands approved and the Board must issue the permit (§ 267-18G)."""
+    require(actor, "constructive_approval.certify", application)
+    if related_or_none(application, "constructive_approval") is not None:
+        raise InputError(
+            "certified_on", _iso(certified_on), "the Town Clerk has already certified", INACTION
+        )
+    _not_in_future("certified_on", certified_on)
+    clock = hearing_clock(application)
+    first_day = clock_deadline(clock, "constructive_approval_on")
+    if first_day is not None and certified_on < first_day.due:
+        raise InputError(
+            "certified_on",
+            _iso(certified_on),
+            f"the Board's time runs through {_iso(first_day.due - dt.timedelta(days=1))}; the "
+            f"Town Clerk may certify from {_iso(first_day.due)}",
+            INACTION,
+        )
+    with transaction.atomic():
+        missed = first_day.due - dt.timedelta(days=1) if first_day else certified_on
+        record = ConstructiveApproval.objects.create(
+            application=application,
+            certified_on=certified_on,
+            certified_by=actor,
+            deadline_missed=missed,
+        )
+        application_transition(
+            application,
+            "certify_constructive_approval",
+            actor=actor,
+            summary=(
+                f"Town Clerk certified on {_iso(certified_on)} that the Board's time ran out on "
+                f"{_iso(missed)}: the application stands approved and the permit must issue"
+            ),
+            extra={"deadline_missed": missed},
+        )
+        _snapshot(
+            application,
+            s267_18_procedure.constructive_approval(
+                missed,
+                None,
+                True,
+                as_of=max(certified_on, application.law_date),
+                town=application.town.slug,
+            ),
+        )
+        _mail_on_commit(
+            f"{application.number}: approved by the Board's failure to act",
+            f"The Town Clerk certified on {_iso(certified_on)} that the time for final action "
+            f"ended on {_iso(missed)} without it; the Board must issue the permit ({INACTION}).",
+            [application.applicant.email, *_clerk_emails(application)],
+        )
+    return record

@@ -1,0 +1,462 @@
+"""Pages for the hearing and the decision (§ 267-18E–G, § 267-23C): one page per step, each
+checking the policy, validating with a form, calling one service and showing every reason the law
+or the lifecycle gives when it refuses; plus the Board's agenda, packet, hearing record and vote.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import FileResponse, Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path, reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from outfall.compliance.lifecycle import TransitionNotAllowed
+from outfall.kernel.errors import InputError
+from outfall.law.errors import LawError
+from outfall.web.apps.permits.forms import hearing as forms
+from outfall.web.apps.permits.models import Application, GeneratedDocument, Permit
+from outfall.web.apps.permits.policy import can, require
+from outfall.web.apps.permits.selectors import application_get
+from outfall.web.apps.permits.selectors import hearing as selectors
+from outfall.web.apps.permits.services import hearing as services
+
+FIELD_ALIASES = {"scheduled_for": "scheduled_date", "continued_to": "continued_date"}
+
+
+def input_error_message(form, err: InputError) -> str:
+    """A sentence naming the field, the value, why and the section, e.g. 'Hearing date
+    2026-01-10: it is before the application was complete (2026-02-02), § 267-18E'."""
+    name = FIELD_ALIASES.get(err.field, err.field)
+    label = form.fields[name].label if name in form.fields else err.field.replace("_", " ")
+    value = "" if err.value is None else f" {err.value}"
+    text = f"{label}{value}: {err.why}"
+    return f"{text}, {err.citation}" if err.citation else text
+
+
+def attach_input_error(form, err: InputError) -> None:
+    name = FIELD_ALIASES.get(err.field, err.field)
+    form.add_error(name if name in form.fields else None, input_error_message(form, err))
+
+
+@dataclass(frozen=True)
+class Step:
+    """One hearing-stage action: who may take it, its form, and the service it calls."""
+
+    key: str
+    title: str
+    action: str
+    citation: str
+    form: type
+    run: Callable
+    initial: Callable[[Application], dict] = lambda application: {}
+    form_kwargs: Callable[[Application], dict] = lambda application: {}
+    intro: str = ""
+
+
+def _schedule_initial(application: Application) -> dict:
+    hearing = selectors.related_or_none(application, "hearing")
+    if hearing is not None:
+        at = timezone.localtime(hearing.scheduled_for)
+        return {
+            "scheduled_date": at.date(),
+            "scheduled_time": at.time(),
+            "location": hearing.location,
+        }
+    return {"location": application.town.hearing_location, "scheduled_time": dt.time(19, 0)}
+
+
+def _hearing_day_initial(key: str):
+    def initial(application: Application) -> dict:
+        return {
+            key: selectors.hearing_local_date(selectors.related_or_none(application, "hearing"))
+        }
+
+    return initial
+
+
+def _notice_initial(application: Application) -> dict:
+    hearing = selectors.related_or_none(application, "hearing")
+    return {
+        "newspaper": (hearing and hearing.newspaper) or application.town.newspaper,
+        "published_on": hearing.notice_published_on if hearing else None,
+        "posted_on": hearing.notice_posted_on if hearing else None,
+    }
+
+
+def _permit_initial(application: Application) -> dict:
+    base = f"{application.number}-P"
+    number = base
+    n = 1
+    while Permit.objects.filter(number=number).exists():
+        n += 1
+        number = f"{base}{n}"
+    return {"number": number, "issued_on": timezone.localdate()}
+
+
+def _pending_waivers(application: Application) -> dict:
+    return {"waivers": application.waivers.filter(granted__isnull=True).order_by("id")}
+
+
+STEPS = {
+    s.key: s
+    for s in (
+        Step(
+            "schedule",
+            "Schedule the public hearing",
+            "hearing.manage",
+            "§ 267-18E",
+            forms.ScheduleHearingForm,
+            lambda a, f, u: services.hearing_schedule(
+                a,
+                scheduled_for=f.scheduled_for,
+                location=f.cleaned_data["location"],
+                late_acknowledged=f.cleaned_data["acknowledge_late"],
+                actor=u,
+            ),
+            _schedule_initial,
+            intro="The hearing must open within the days the law allows from completeness; "
+            "moving the date voids the notices given for the old one.",
+        ),
+        Step(
+            "publication",
+            "Record publication and posting of the notice",
+            "hearing.manage",
+            "§ 267-18E",
+            forms.NoticeRecordForm,
+            lambda a, f, u: services.hearing_notice_record(
+                a,
+                newspaper=f.cleaned_data["newspaper"],
+                published_on=f.cleaned_data["published_on"],
+                posted_on=f.cleaned_data["posted_on"],
+                actor=u,
+            ),
+            _notice_initial,
+        ),
+        Step(
+            "mailing",
+            "Record the abutter mailing",
+            "hearing.manage",
+            "§ 267-18E",
+            forms.MailingRecordForm,
+            lambda a, f, u: services.hearing_mailing_record(
+                a, mailed_on=f.cleaned_data["mailed_on"], actor=u
+            ),
+        ),
+        Step(
+            "open",
+            "Open the public hearing",
+            "hearing.manage",
+            "§ 267-18E",
+            forms.OpenHearingForm,
+            lambda a, f, u: services.hearing_open(
+                a, opened_on=f.cleaned_data["opened_on"], actor=u
+            ),
+            _hearing_day_initial("opened_on"),
+        ),
+        Step(
+            "continue",
+            "Continue the hearing",
+            "hearing.manage",
+            "§ 267-18E",
+            forms.ContinueHearingForm,
+            lambda a, f, u: services.hearing_continue(
+                a,
+                held_on=f.cleaned_data["held_on"],
+                continued_to=f.continued_to,
+                minutes=f.cleaned_data["minutes"],
+                actor=u,
+            ),
+        ),
+        Step(
+            "close",
+            "Close the hearing and vote the waivers",
+            "hearing.manage",
+            "§ 267-23C",
+            forms.CloseHearingForm,
+            lambda a, f, u: services.hearing_close(
+                a,
+                closed_on=f.cleaned_data["closed_on"],
+                waiver_votes=f.waiver_votes,
+                minutes=f.cleaned_data["minutes"],
+                actor=u,
+            ),
+            form_kwargs=_pending_waivers,
+            intro="Every waiver request is discussed and voted at the close of the hearing.",
+        ),
+        Step(
+            "extension",
+            "Record an agreed extension of the time for final action",
+            "extension.record",
+            "§ 267-18E",
+            forms.ExtensionForm,
+            lambda a, f, u: services.extension_record(
+                a,
+                agreed_on=f.cleaned_data["agreed_on"],
+                extended_to=f.cleaned_data["extended_to"],
+                actor=u,
+            ),
+        ),
+        Step(
+            "decision",
+            "Record the Board's written decision",
+            "decision.record",
+            "§ 267-18F",
+            forms.DecisionForm,
+            lambda a, f, u: services.decision_record(a, **f.cleaned_data, actor=u),
+        ),
+        Step(
+            "vote",
+            "Record your vote on the decision",
+            "decision.vote",
+            "§ 267-18F",
+            forms.BoardVoteForm,
+            lambda a, f, u: services.board_vote_record(a, vote=f.cleaned_data["vote"], actor=u),
+        ),
+        Step(
+            "file",
+            "File the decision with the Town Clerk",
+            "decision.record",
+            "§ 267-18F",
+            forms.DecisionFilingForm,
+            lambda a, f, u: services.decision_file_with_town_clerk(a, **f.cleaned_data, actor=u),
+        ),
+        Step(
+            "permit",
+            "Issue the permit",
+            "permit.issue",
+            "§ 267-18G",
+            forms.PermitIssueForm,
+            lambda a, f, u: services.permit_issue(a, **f.cleaned_data, actor=u),
+            _permit_initial,
+        ),
+        Step(
+            "constructive",
+            "Certify approval by the Board's failure to act",
+            "constructive_approval.certify",
+            "§ 267-18G",
+            forms.ConstructiveApprovalForm,
+            lambda a, f, u: services.constructive_approval_certify(
+                a, certified_on=f.cleaned_data["certified_on"], actor=u
+            ),
+            lambda a: {"certified_on": timezone.localdate()},
+            intro="Certify only once the time the law gives the Board has passed without its "
+            "final action; the Board must then issue the permit.",
+        ),
+    )
+}
+
+
+def _proposed_clock(application: Application, form):
+    """The clock for the date the clerk is proposing (falls back to the one on file)."""
+    day = None
+    if form.is_bound and "scheduled_date" in form.fields:
+        try:
+            day = form.fields["scheduled_date"].clean(form.data.get("scheduled_date"))
+        except Exception:
+            day = None
+    try:
+        return selectors.hearing_clock(application, hearing_on=day)
+    except InputError:
+        return selectors.hearing_clock(application)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def hearing_step(request, pk: int, step: str):
+    try:
+        spec = STEPS[step]
+    except KeyError:
+        raise Http404("No such step") from None
+    application = application_get(request.user, pk)
+    require(request.user, spec.action, application)
+    kwargs = spec.form_kwargs(application)
+    refused = []
+    status = 200
+    if request.method == "POST":
+        form = spec.form(request.POST, **kwargs)
+        if form.is_valid():
+            try:
+                spec.run(application, form, request.user)
+            except InputError as err:
+                attach_input_error(form, err)
+            except TransitionNotAllowed as err:
+                refused = err.reasons
+            except LawError as err:
+                form.add_error(None, str(err))
+            else:
+                messages.success(request, f"{spec.title}: done.")
+                return redirect("permits:detail", pk=application.pk)
+        status = 400
+    else:
+        form = spec.form(initial=spec.initial(application), **kwargs)
+    clock = _proposed_clock(application, form)
+    return render(
+        request,
+        "permits/hearing/step.html",
+        {
+            "application": application,
+            "step": spec,
+            "form": form,
+            "refused": refused,
+            "clock": clock,
+            "deadlines": list(clock.outcome) if clock else [],
+            "late_hearing": bool(clock and clock.details.get("late_hearing")),
+            "panel": selectors.hearing_panel(request.user, application),
+        },
+        status=status,
+    )
+
+
+@login_required
+@require_POST
+def hearing_document_make(request, pk: int, kind: str):
+    """Produce the legal notice or the abutter letters (POST; each is filed as a PDF)."""
+    makers = {
+        "notice": services.hearing_notice_generate,
+        "letters": services.abutter_letters_generate,
+    }
+    if kind not in makers:
+        raise Http404("No such document")
+    application = application_get(request.user, pk)
+    require(request.user, "hearing.manage", application)
+    try:
+        doc = makers[kind](application, actor=request.user)
+    except InputError as err:
+        messages.error(request, f"{err.field} {err.value}: {err.why}, {err.citation or ''}")
+        return redirect("permits:hearing_notice_page", pk=application.pk)
+    messages.success(request, f"{doc.get_kind_display()} produced.")
+    return redirect("permits:hearing_notice_page", pk=application.pk)
+
+
+@login_required
+@require_GET
+def hearing_notice_page(request, pk: int):
+    """The notice stage in one place: the legal notice, the three notices and the mailing kit."""
+    application = application_get(request.user, pk)
+    require(request.user, "hearing.manage", application)
+    panel = selectors.hearing_panel(request.user, application)
+    return render(
+        request,
+        "permits/hearing/notice.html",
+        {
+            "application": application,
+            "panel": panel,
+            "abutters": selectors.abutter_mailing_rows(application),
+        },
+    )
+
+
+@login_required
+@require_GET
+def abutter_labels(request, pk: int):
+    application = application_get(request.user, pk)
+    require(request.user, "hearing.manage", application)
+    response = HttpResponse(
+        selectors.abutter_labels_pdf(application), content_type="application/pdf"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{application.number}-labels.pdf"'
+    return response
+
+
+@login_required
+@require_GET
+def abutter_mailing_csv(request, pk: int):
+    application = application_get(request.user, pk)
+    require(request.user, "hearing.manage", application)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{application.number}-abutters.csv"'
+    writer = csv.writer(response)
+    writer.writerow(["parcel_id", "name", "mailing_address"])
+    for row in selectors.abutter_mailing_rows(application):
+        writer.writerow([row["parcel_id"], row["name"], row["mailing_address"]])
+    return response
+
+
+@login_required
+@require_GET
+def hearing_document(request, pk: int, document_id: int):
+    application = application_get(request.user, pk)
+    require(request.user, "case.view", application)
+    try:
+        doc = selectors.hearing_document_get(request.user, application, document_id)
+    except GeneratedDocument.DoesNotExist:
+        raise Http404("No such document") from None
+    return FileResponse(doc.file.open("rb"), content_type="application/pdf", filename=_name(doc))
+
+
+def _name(doc: GeneratedDocument) -> str:
+    return f"{doc.application.number}-{doc.kind}.pdf"
+
+
+@login_required
+@require_GET
+def board_agenda(request):
+    """The Board's agenda: hearings sitting on a date, with links to each packet."""
+    if not can(request.user, "case.view_internal", town=request.town):
+        raise PermissionDenied("Only the town's permit staff and Board see the Board's agenda.")
+    form = forms.AgendaDateForm(request.GET or None)
+    day = (form.is_valid() and form.cleaned_data.get("date")) or timezone.localdate()
+    return render(
+        request,
+        "permits/hearing/agenda.html",
+        {
+            "form": form,
+            "day": day,
+            "rows": selectors.hearing_list_on(request.user, day, request.town),
+            "dates": selectors.hearing_dates_visible(
+                request.user, request.town, timezone.localdate()
+            ),
+        },
+    )
+
+
+@login_required
+@require_GET
+def board_packet(request, pk: int):
+    """The packet a Board member reads: internal (staff comments), so staff and Board only."""
+    application = application_get(request.user, pk)
+    require(request.user, "case.view_internal", application)
+    return render(request, "permits/hearing/packet.html", selectors.board_packet(application))
+
+
+@login_required
+@require_GET
+def hearing_record(request, pk: int):
+    """The hearing's record: notices, sittings, waivers voted, the decision and the votes."""
+    application = application_get(request.user, pk)
+    require(request.user, "case.view", application)
+    return render(
+        request,
+        "permits/hearing/record.html",
+        {"application": application, "panel": selectors.hearing_panel(request.user, application)},
+    )
+
+
+def step_url(application: Application, step: str) -> str:
+    return reverse("permits:hearing_step", kwargs={"pk": application.pk, "step": step})
+
+
+urlpatterns = [
+    path("hearing/agenda/", board_agenda, name="board_agenda"),
+    path("<int:pk>/hearing/notice/", hearing_notice_page, name="hearing_notice_page"),
+    path("<int:pk>/hearing/make/<slug:kind>/", hearing_document_make, name="hearing_document_make"),
+    path("<int:pk>/hearing/labels.pdf", abutter_labels, name="hearing_labels"),
+    path("<int:pk>/hearing/abutters.csv", abutter_mailing_csv, name="hearing_mailing_csv"),
+    path(
+        "<int:pk>/hearing/documents/<int:document_id>/",
+        hearing_document,
+        name="hearing_document",
+    ),
+    path("<int:pk>/hearing/packet/", board_packet, name="board_packet"),
+    path("<int:pk>/hearing/record/", hearing_record, name="hearing_record"),
+    path("<int:pk>/hearing/<slug:step>/", hearing_step, name="hearing_step"),
+]
