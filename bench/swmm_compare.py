@@ -3,7 +3,8 @@
 Runoff: the same N subcatchments and the same storm table in both engines (see bench/sites.py for
 how SWMM's Ia = 0 Curve Number infiltration is given a matching CN). SWMM runs in-process through
 `swmm.toolkit.solver.swmm_run` (parse, simulate, write .rpt and .out) and its results are read
-back with `swmm.toolkit.output`; outfall runs `subcatchment_hydrograph` once per subcatchment.
+back with `swmm.toolkit.output`; outfall runs `subcatchment_hydrographs` on all the subcatchments
+(the batch form of `subcatchment_hydrograph`, the same results).
 
 Routing: the same inflow table through the same pond in SWMM (storage node, orifice and weir,
 dynamic wave at 1 s) and in outfall (`route_through_pond`, storage indication).
@@ -32,7 +33,7 @@ from outfall.eng.hydrograph import Hydrograph
 from outfall.eng.routing import Pond, route_through_pond
 from outfall.eng.runoff import runoff_depth_in
 from outfall.eng.storage import StageStorage
-from outfall.eng.unit_hydrograph import subcatchment_hydrograph
+from outfall.eng.unit_hydrograph import subcatchment_hydrograph, subcatchment_hydrographs
 
 CUBIC_FEET_PER_ACRE_FOOT = 43_560.0
 VOLUME_TOLERANCE = 0.005
@@ -134,9 +135,13 @@ def _outfall_pass(
     subs: list[sites.BenchSubcatchment], rain: tuple[np.ndarray, np.ndarray], nudge: float
 ) -> tuple[float, list]:
     start = time.perf_counter()
-    runs = [
-        subcatchment_hydrograph(s.area_ac, s.cn, s.tc_hr * nudge, rain, sites.STEP_HR) for s in subs
-    ]
+    runs = subcatchment_hydrographs(
+        [s.area_ac for s in subs],
+        [s.cn for s in subs],
+        [s.tc_hr * nudge for s in subs],
+        rain,
+        sites.STEP_HR,
+    )
     return time.perf_counter() - start, runs
 
 

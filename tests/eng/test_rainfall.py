@@ -8,6 +8,7 @@ import pytest
 from outfall.eng.rainfall import (
     DEFAULT_INTERPOLATION,
     DesignStorm,
+    MonotoneCubic,
     design_storm,
     distribution_from_hyetograph,
     distribution_from_table,
@@ -159,3 +160,39 @@ def test_every_row_of_the_hydrology_tables_names_its_source(name):
     rows = read_rows(name)
     assert rows
     assert all(row["source"].strip() for row in rows)
+
+
+def _pchip_pairs():
+    """Tables that exercise every branch of the PCHIP slopes: rises, flats, turns, two and three
+    points, uneven spacing, and the NRCS mass curves themselves."""
+    rng = np.random.default_rng(267)
+    tables = []
+    for size in (2, 3, 4, 7, 30):
+        x = np.cumsum(rng.uniform(0.05, 2.0, size))
+        tables.append((x, rng.normal(size=size)))
+        tables.append((x, np.cumsum(rng.uniform(0.0, 1.0, size) * (rng.uniform(size=size) > 0.3))))
+        tables.append((x, np.round(rng.normal(size=size), 1)))
+    for kind in ("II", "III"):
+        dist = nrcs_distribution(kind)
+        tables.append((np.array(dist.times_hr), np.array(dist.cumulative_fraction)))
+    return tables
+
+
+@pytest.mark.parametrize(("x", "y"), _pchip_pairs())
+def test_the_monotone_cubic_is_scipys_pchip_to_within_1e_12(x, y):
+    from scipy.interpolate import PchipInterpolator
+
+    t = np.concatenate([x, np.linspace(x[0], x[-1], 2001)])
+    ours = MonotoneCubic.through(x, y)(t)
+    theirs = PchipInterpolator(x, y)(t)
+    assert np.max(np.abs(ours - theirs)) <= 1e-12 * max(1.0, float(np.max(np.abs(y))))
+
+
+def test_the_monotone_cubic_passes_through_its_points_and_never_overshoots_a_rise():
+    x = np.array([0.0, 1.0, 1.5, 4.0, 4.2, 6.0])
+    y = np.array([0.0, 0.1, 0.1, 0.8, 0.95, 1.0])
+    curve = MonotoneCubic.through(x, y)
+    assert np.allclose(curve(x), y, atol=1e-15)
+    fine = curve(np.linspace(0.0, 6.0, 6001))
+    assert np.all(np.diff(fine) >= -1e-15)
+    assert fine.min() >= 0.0 and fine.max() <= 1.0

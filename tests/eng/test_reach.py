@@ -151,3 +151,26 @@ def test_muskingum_cunge_keeps_the_volume_and_never_raises_the_peak(
     assert result.outflow.volume_cf == pytest.approx(inflow.volume_cf, rel=0.005)
     assert result.outflow.peak_cfs <= inflow.peak_cfs * (1 + 1e-9)
     assert np.all(result.outflow.q_cfs >= 0)
+
+
+@pytest.mark.parametrize("length_ft", [300.0, 2500.0, 12000.0])
+def test_the_cunge_recursion_is_the_first_order_filter_of_its_coefficients(length_ft):
+    """O_j = C0 I_j + C1 I_j−1 + C2 O_j−1 from steady state, as scipy's lfilter runs it."""
+    from scipy.signal import lfilter, lfilter_zi
+
+    wave = Hydrograph(0.0, 0.1, 2.0 + _wave().q_cfs)
+    routed = route_muskingum_cunge(
+        wave,
+        length_ft=length_ft,
+        slope=0.004,
+        manning_n=0.035,
+        channel=TrapezoidalChannel(4.0, 3.0),
+    )
+    p = routed.parameters
+    b, a = np.array([p.c0, p.c1]), np.array([1.0, -p.c2])
+    expected = routed.inflow.q_cfs
+    for _ in range(p.reach_count):
+        expected, _ = lfilter(b, a, expected, zi=lfilter_zi(b, a) * expected[0])
+    expected = np.maximum(expected, 0.0)
+    assert p.reach_count >= 1
+    assert np.max(np.abs(routed.outflow.q_cfs - expected)) <= 1e-12 * expected.max()

@@ -6,6 +6,7 @@ import csv
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -14,9 +15,11 @@ from outfall.eng.runoff import (
     composite_curve_number,
     curve_number,
     curve_number_for_ia_ratio_005,
+    curve_number_used,
     incremental_runoff_in,
     initial_abstraction_in,
     potential_retention_in,
+    retention_and_abstraction_in,
     runoff_depth_in,
     runoff_series_in,
     weighted_curve_number,
@@ -182,3 +185,25 @@ def test_runoff_never_exceeds_rainfall_and_rises_with_rainfall_and_cn(p, cn, mor
     assert 0 <= q <= p + 1e-12
     assert runoff_depth_in(p + more, cn) >= q - 1e-12
     assert runoff_depth_in(p, min(cn + dcn, 100)) >= q - 1e-12
+
+
+def test_retention_and_abstraction_of_many_curve_numbers_are_each_ones_own():
+    cns = [30.0, 55.5, 74.0, 98.0, 100.0]
+    for ia_ratio in (0.2, 0.05):
+        many_s, many_ia = retention_and_abstraction_in(np.array(cns), ia_ratio)
+        for cn, s, ia in zip(cns, many_s, many_ia, strict=True):
+            assert (s, ia) == retention_and_abstraction_in(cn, ia_ratio)
+    assert retention_and_abstraction_in(74.0)[1] == initial_abstraction_in(74.0)
+    with pytest.raises(InputError) as err:
+        retention_and_abstraction_in(np.array([70.0, 101.0]))
+    assert err.value.field == "cn" and err.value.value == 101.0
+
+
+def test_the_curve_number_used_is_the_given_one_or_the_area_weighted_one():
+    assert curve_number_used(74.4) == 74.4
+    assert curve_number_used(74.5, round_cn=True) == 75.0
+    parts = [(30, 61), (70, 74)]
+    assert curve_number_used(parts) == weighted_curve_number(parts)
+    assert curve_number_used(parts, "weighted_runoff") is None
+    with pytest.raises(InputError):
+        curve_number_used(74.0, "average")

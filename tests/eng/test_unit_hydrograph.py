@@ -17,6 +17,7 @@ from outfall.eng.unit_hydrograph import (
     gamma_shape_for_peak_rate_factor,
     peak_rate_factor_for_gamma_shape,
     subcatchment_hydrograph,
+    subcatchment_hydrographs,
     time_to_peak_hr,
     unit_hydrograph_ordinates,
     unit_peak_cfs,
@@ -217,3 +218,88 @@ def test_peaks_rise_with_curve_number(depth, cn, more, tc_hr):
     low = subcatchment_hydrograph(10, cn, tc_hr, storm, 0.1)
     high = subcatchment_hydrograph(10, cn + more, tc_hr, storm, 0.1)
     assert high.peak_cfs >= low.peak_cfs
+
+
+def _same_run(one, other):
+    """Two SubcatchmentRunoff results alike to the last bit."""
+    for a, b in ((one.detailed, other.detailed), (one.hydrograph, other.hydrograph)):
+        assert (a.t0_hr, a.dt_hr) == (b.t0_hr, b.dt_hr)
+        assert np.array_equal(a.q_cfs, b.q_cfs)
+    assert one.runoff_depth_in == other.runoff_depth_in
+    assert one.runoff_volume_cf == other.runoff_volume_cf
+    assert one.cn_used == other.cn_used
+    assert one.tp_hr == other.tp_hr
+
+
+MIXED_SITE = [
+    # (area ac, CN or parts, Tc h, method): steps of 1, 2, 3 and 4 parts of the reporting step,
+    # a dry area, an all-impervious one (S = 0) and composite CNs of both methods.
+    (5.0, 75.0, 0.9, "weighted_cn"),
+    (2.5, 88.0, 0.3, "weighted_cn"),
+    (1.2, 61.5, 0.18, "weighted_cn"),
+    (0.8, 98.0, 0.1, "weighted_cn"),
+    (3.0, 35.0, 0.5, "weighted_cn"),
+    (0.4, 100.0, 0.1, "weighted_cn"),
+    (6.0, [(4.0, 61.0), (2.0, 98.0)], 0.4, "weighted_cn"),
+    (6.0, [(4.0, 61.0), (2.0, 98.0)], 0.4, "weighted_runoff"),
+    (7.5, 79.0, 0.3, "weighted_cn"),
+]
+
+
+@pytest.mark.parametrize("ia_ratio", [0.2, 0.05])
+@pytest.mark.parametrize("round_cn", [False, True])
+def test_many_subcatchments_computed_together_match_each_computed_alone(ia_ratio, round_cn):
+    storm = DesignStorm.of("III", 3.1, 30.0)
+    areas, cns, tcs, methods = zip(*MIXED_SITE, strict=True)
+    together = subcatchment_hydrographs(
+        areas, cns, tcs, storm, 0.05, methods=methods, round_cn=round_cn, ia_ratio=ia_ratio
+    )
+    assert len(together) == len(MIXED_SITE)
+    for (area, cn, tc, method), run in zip(MIXED_SITE, together, strict=True):
+        alone = subcatchment_hydrograph(
+            area, cn, tc, storm, 0.05, method=method, round_cn=round_cn, ia_ratio=ia_ratio
+        )
+        _same_run(run, alone)
+    dry = together[4]
+    assert (dry.runoff_depth_in == 0.0) == (ia_ratio == 0.2)
+
+
+def test_a_rainfall_table_and_another_peak_rate_factor_are_batched_alike():
+    times, depth = DesignStorm.of("II", 2.7, 26.0, "linear").cumulative_depth_in(0.05)
+    areas, cns, tcs, _ = zip(*MIXED_SITE[:5], strict=True)
+    for prf in (484.0, 300.0):
+        together = subcatchment_hydrographs(areas, cns, tcs, (times, depth), 0.1, prf=prf)
+        for area, cn, tc, run in zip(areas, cns, tcs, together, strict=True):
+            _same_run(run, subcatchment_hydrograph(area, cn, tc, (times, depth), 0.1, prf=prf))
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.floats(0.1, 50.0), st.floats(30.0, 100.0), st.floats(0.05, 3.0)),
+        min_size=1,
+        max_size=12,
+    ),
+    st.floats(0.5, 9.0),
+)
+def test_any_set_of_subcatchments_gives_the_single_subcatchment_results(subs, depth):
+    storm = DesignStorm.of("III", depth, 30.0)
+    areas, cns, tcs = zip(*subs, strict=True)
+    together = subcatchment_hydrographs(areas, cns, tcs, storm, 0.1)
+    for (area, cn, tc), run in zip(subs, together, strict=True):
+        _same_run(run, subcatchment_hydrograph(area, cn, tc, storm, 0.1))
+
+
+@pytest.mark.parametrize(
+    ("areas", "cns", "tcs", "field"),
+    [
+        ([1.0, 2.0, -1.0], [70, 70, 70], [0.2, 0.2, 0.2], "area_ac[2]"),
+        ([1.0, 2.0], [70, 70], [0.2, float("nan")], "tc_hr[1]"),
+        ([1.0, 2.0], [70, 120], [0.2, 0.2], "cn"),
+        ([1.0, 2.0], [70], [0.2, 0.2], "cns"),
+    ],
+)
+def test_a_batch_refuses_a_bad_subcatchment_by_name(areas, cns, tcs, field):
+    with pytest.raises(InputError) as err:
+        subcatchment_hydrographs(areas, cns, tcs, DesignStorm.of("III", 3.0, 24.0), 0.1)
+    assert err.value.field == field

@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import datetime as dt
 import importlib
+import importlib.util
 import io
 import json
 import sys
@@ -19,14 +20,31 @@ from outfall.cli.common import Result, common_parser, jsonable, mark_given
 from outfall.kernel.errors import InputError
 from outfall.law.errors import LawError
 
-COMMAND_MODULES = (
-    "outfall.cli.law",
-    "outfall.cli.deadlines",
-    "outfall.cli.penalty",
-    "outfall.cli.applicability",
-    "outfall.cli.discharge",
-    "outfall.cli.check",
-)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "law": ("outfall.cli.law", "the bylaw as code: coverage and parameters"),
+    "deadlines": ("outfall.cli.deadlines", "legal deadlines of a case"),
+    "penalty": (
+        "outfall.cli.penalty",
+        "fines for days of violation (§ 267-10D, § 267-10E, § 267-25C, § 267-25D)",
+    ),
+    "applicability": (
+        "outfall.cli.applicability",
+        "does a project need a stormwater permit, and which standards apply (§ 267-16, § 267-19B)",
+    ),
+    "discharge": (
+        "outfall.cli.discharge",
+        "is a discharge to the storm drains prohibited or exempt? (§ 267-7)",
+    ),
+    "check": (
+        "outfall.cli.check",
+        "review a site file against the stormwater standards (§ 267-19B)",
+    ),
+}
+"""Each command: the module that registers it and its one-line help. Only the module of the
+command asked for is imported, so a command pays for no other command's imports; the help
+here is what `outfall --help` lists (tests/cli/test_main.py checks it against each module)."""
+
+COMMAND_MODULES = tuple(module for module, _ in COMMANDS.values())
 
 
 class _Parser(argparse.ArgumentParser):
@@ -37,7 +55,14 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def requested_command(argv: list[str]) -> str | None:
+    """The command named on the command line: its first word not starting with a dash."""
+    return next((word for word in argv if not word.startswith("-")), None)
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The command-line parser. With `argv`, only the command it names is loaded in full and
+    the others are listed by name and help; without, every command is loaded."""
     parser = _Parser(
         prog="outfall",
         description="A town's stormwater bylaw as code: law, engineering and cases.",
@@ -45,20 +70,24 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     subparsers.required = True
     parent = common_parser()
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name == name:
-                continue
-            raise
-        module.register(subparsers, parent)
+    wanted = None if argv is None else requested_command(argv)
+    for name, (module_name, help_text) in COMMANDS.items():
+        if argv is None or name == wanted:
+            try:
+                module = importlib.import_module(module_name)
+            except ModuleNotFoundError as exc:
+                if exc.name == module_name:
+                    continue
+                raise
+            module.register(subparsers, parent)
+        elif importlib.util.find_spec(module_name) is not None:
+            subparsers.add_parser(name, help=help_text)
     return parser
 
 
 def run(argv: list[str] | None = None) -> tuple[int, str, str]:
     """Run a command; return (status, stdout, stderr) without touching the process streams."""
-    parser = build_parser()
+    parser = build_parser(sys.argv[1:] if argv is None else argv)
     out, err = io.StringIO(), io.StringIO()
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):

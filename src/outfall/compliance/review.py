@@ -36,7 +36,7 @@ from outfall.eng.tc import (
     SheetFlow,
     time_of_concentration_hr,
 )
-from outfall.eng.unit_hydrograph import subcatchment_hydrograph
+from outfall.eng.unit_hydrograph import subcatchment_hydrograph, subcatchment_hydrographs
 from outfall.kernel.errors import InputError
 from outfall.law.determination import Determination
 from outfall.law.parameters import ParameterSet, as_parameter_set
@@ -653,6 +653,7 @@ def _run_condition(
     }
     zero = Hydrograph.zeros(n, dt_hr)
     where = f"({condition.name}, {years}-yr)"
+    runs = _subcatchment_runs(prepared, storm, dt_hr, options)
     for name in condition.topological_order():
         node = by_name[name]
         kind = kinds[name]
@@ -660,7 +661,7 @@ def _run_condition(
         if kind == "subcatchment":
             tc = prepared.tc_hr[name]
             try:
-                run = subcatchment_hydrograph(
+                run = runs.get(name) or subcatchment_hydrograph(
                     node.area_ac,
                     prepared.cn[name],
                     tc,
@@ -753,6 +754,29 @@ def _run_condition(
             )
         )
     return results
+
+
+def _subcatchment_runs(
+    prepared: PreparedCondition, storm: DesignStorm, dt_hr: float, options: ReviewOptions
+) -> dict[str, Any]:
+    """Every subcatchment's runoff for one storm, computed together; empty if any is refused,
+    so that each is then run in turn and the first mistake is reported against its node."""
+    subs = prepared.condition.subcatchments
+    try:
+        runs = subcatchment_hydrographs(
+            [s.area_ac for s in subs],
+            [prepared.cn[s.name] for s in subs],
+            [prepared.tc_hr[s.name] for s in subs],
+            storm,
+            dt_hr,
+            methods=[s.runoff_method for s in subs],
+            round_cn=options.round_cn,
+            ia_ratio=options.ia_ratio,
+            prf=options.prf,
+        )
+    except InputError:
+        return {}
+    return {s.name: run for s, run in zip(subs, runs, strict=True)}
 
 
 def _flag_cut_off(

@@ -494,7 +494,7 @@ class OutletStructure:
         grid = [np.linspace(bottom, top, points), storage.stage_ft]
         for device in self.primary:
             grid.append(np.asarray(device.breakpoints_ft(), dtype=float))
-        stage = np.unique(np.concatenate(grid))
+        stage = _sorted_distinct(np.concatenate(grid))
         stage = stage[(stage >= bottom) & (stage <= top)]
         return Rating(
             stage_ft=stage,
@@ -502,6 +502,16 @@ class OutletStructure:
             primary_cfs=self.primary_cfs(stage),
             discarded_cfs=self.discarded_cfs(stage, storage),
         )
+
+
+def _sorted_distinct(values: np.ndarray) -> np.ndarray:
+    """The distinct values in increasing order, as np.unique gives them (NaN aside), without
+    np.unique's import of numpy.ma at first use."""
+    ordered = np.sort(values)
+    keep = np.empty(len(ordered), dtype=bool)
+    keep[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
+    return ordered[keep]
 
 
 def in_parallel(*devices: Device) -> Parallel:

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 import numpy as np
-from scipy.interpolate import PchipInterpolator
 
 from outfall.eng.tables import nrcs_distribution_table
 from outfall.kernel.errors import InputError
@@ -85,9 +84,75 @@ def _fraction_at(dist: RainfallDistribution, t: np.ndarray, interpolation: str) 
     return np.clip(out, 0.0, 1.0)
 
 
+@dataclass(frozen=True)
+class MonotoneCubic:
+    """Piecewise cubic Hermite curve through (x, y) with Fritsch–Carlson slopes (PCHIP).
+
+    Slopes: zero at a local extremum or flat segment, else the weighted harmonic mean of the
+    neighbouring secant slopes (Fritsch and Butland 1984, Brodlie's weights 2h_k + h_k−1 and
+    h_k + 2h_k−1); at the ends the one-sided three-point slope, zeroed if its sign differs from
+    the end secant's and capped at three times it where the data turn (Moler 2004, pchiptx).
+    This is the curve of scipy's PchipInterpolator, without importing scipy at start-up.
+    """
+
+    x: np.ndarray
+    coefficients: np.ndarray
+    """Rows c3, c2, c1, c0 of y = c3 + c2 s + c1 s² + c0 s³ on each interval, s = t − x_k."""
+
+    @classmethod
+    def through(cls, x: np.ndarray, y: np.ndarray) -> MonotoneCubic:
+        x = np.asarray(x, dtype=float)
+        y = np.asarray(y, dtype=float)
+        h = np.diff(x)
+        secant = np.diff(y) / h
+        slopes = _pchip_slopes(h, secant)
+        bend = (slopes[:-1] + slopes[1:] - 2 * secant) / h
+        coefficients = np.stack((y[:-1], slopes[:-1], (secant - slopes[:-1]) / h - bend, bend / h))
+        return cls(x, coefficients)
+
+    def __call__(self, t: np.ndarray) -> np.ndarray:
+        """The curve at `t` (within [x_0, x_n]; the end intervals extend beyond)."""
+        t = np.asarray(t, dtype=float)
+        k = np.clip(np.searchsorted(self.x, t, side="right") - 1, 0, len(self.x) - 2)
+        s = t - self.x[k]
+        c3, c2, c1, c0 = (row[k] for row in self.coefficients)
+        square = s * s
+        return c3 + c2 * s + c1 * square + c0 * (square * s)
+
+
+def _pchip_slopes(h: np.ndarray, secant: np.ndarray) -> np.ndarray:
+    """Node slopes of the monotone cubic (see MonotoneCubic)."""
+    slopes = np.zeros(len(secant) + 1)
+    if len(secant) == 1:
+        slopes[:] = secant[0]
+        return slopes
+    left, right = secant[:-1], secant[1:]
+    w_left = 2 * h[1:] + h[:-1]
+    w_right = h[1:] + 2 * h[:-1]
+    turns = (np.sign(right) != np.sign(left)) | (right == 0) | (left == 0)
+    inner = ~turns
+    harmonic = (w_left[inner] / left[inner] + w_right[inner] / right[inner]) / (
+        w_left[inner] + w_right[inner]
+    )
+    slopes[1:-1][inner] = 1.0 / harmonic
+    slopes[0] = _end_slope(h[0], h[1], secant[0], secant[1])
+    slopes[-1] = _end_slope(h[-1], h[-2], secant[-1], secant[-2])
+    return slopes
+
+
+def _end_slope(h0: float, h1: float, m0: float, m1: float) -> float:
+    """One-sided three-point slope at an end node, kept shape-preserving."""
+    d = ((2 * h0 + h1) * m0 - h0 * m1) / (h0 + h1)
+    if np.sign(d) != np.sign(m0):
+        return 0.0
+    if np.sign(m0) != np.sign(m1) and abs(d) > 3.0 * abs(m0):
+        return 3.0 * m0
+    return float(d)
+
+
 @lru_cache(maxsize=64)
-def _pchip(dist: RainfallDistribution) -> PchipInterpolator:
-    return PchipInterpolator(np.asarray(dist.times_hr), np.asarray(dist.cumulative_fraction))
+def _pchip(dist: RainfallDistribution) -> MonotoneCubic:
+    return MonotoneCubic.through(np.asarray(dist.times_hr), np.asarray(dist.cumulative_fraction))
 
 
 _NRCS_NAMES = {

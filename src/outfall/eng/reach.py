@@ -29,7 +29,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.signal import lfilter, lfilter_zi
 
 from outfall.eng.hydrograph import SECONDS_PER_HOUR, Hydrograph
 from outfall.kernel.errors import InputError
@@ -235,10 +234,26 @@ def route_muskingum_cunge(
 
 def _cascade(flows: np.ndarray, params: MuskingumCungeParameters) -> np.ndarray:
     """Route through each sub-reach in turn, starting at steady state."""
-    b = np.array([params.c0, params.c1])
-    a = np.array([1.0, -params.c2])
-    zi = lfilter_zi(b, a)
     out = flows
     for _ in range(params.reach_count):
-        out, _ = lfilter(b, a, out, zi=zi * out[0])
+        out = _route_sub_reach(out, params.c0, params.c1, params.c2)
     return np.maximum(out, 0.0)
+
+
+def _route_sub_reach(inflow: np.ndarray, c0: float, c1: float, c2: float) -> np.ndarray:
+    """O_j = C0 I_j + C1 I_j−1 + C2 O_j−1 through one sub-reach, steady at the first inflow.
+
+    Evaluated as O_j = C0 I_j + r, r ← C1 I_j + C2 O_j (a first-order recursive filter in
+    transposed direct form); the carried term starts at its steady value
+    (C1 + C2 C0) / (1 − C2) × I_0, so O_0 = I_0 when C0 + C1 + C2 = 1.
+    """
+    values = inflow.tolist()
+    if not values:
+        return np.asarray(inflow, dtype=float).copy()
+    carried = (c1 + c2 * c0) / (1.0 - c2) * values[0]
+    routed = [0.0] * len(values)
+    for j, now in enumerate(values):
+        out = c0 * now + carried
+        carried = c1 * now + c2 * out
+        routed[j] = out
+    return np.array(routed)

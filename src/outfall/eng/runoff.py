@@ -77,6 +77,38 @@ def _effective(cn: float, ia_ratio: float, hawkins: bool) -> float:
     return float(cn)
 
 
+def retention_and_abstraction_in(
+    cn: float | np.ndarray, ia_ratio: float = 0.2, hawkins: bool = True
+) -> tuple[float, float] | tuple[np.ndarray, np.ndarray]:
+    """(S, Ia) in inches as the runoff equation uses them (TR-55 eqs. 2-2, 2-4); arrays welcome.
+
+    With ia_ratio 0.05 and `hawkins`, S is that of the Hawkins et al. (2002) converted CN.
+    Runoff begins once accumulated rain exceeds Ia.
+    """
+    if np.ndim(cn) == 0:
+        s = 1000.0 / _effective(cn, ia_ratio, hawkins) - 10.0
+        return s, ia_ratio * s
+    cns = np.asarray(cn, dtype=float)
+    if ia_ratio <= 0 or ia_ratio >= 1:
+        raise InputError("ia_ratio", ia_ratio, "Ia/S must lie between 0 and 1")
+    outside = ~(np.isfinite(cns) & (cns >= CN_MIN) & (cns <= CN_MAX))
+    if outside.any():
+        check_curve_number(float(cns[np.argmax(outside)]))
+    if hawkins and abs(ia_ratio - 0.05) < 1e-12:
+        cns = np.array([curve_number_for_ia_ratio_005(c) for c in cns.tolist()])
+    s = 1000.0 / cns - 10.0
+    return s, ia_ratio * s
+
+
+def runoff_from_excess_in(excess_in: np.ndarray, retention_in: float) -> np.ndarray:
+    """Q = e²/(e + S) (in) for rain in excess of Ia, e = max(P − Ia, 0) (0 where P is NaN),
+    TR-55 eq. 2-3."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if retention_in > 0:
+            return excess_in * excess_in / (excess_in + retention_in)
+        return np.where(excess_in > 0, excess_in * excess_in / (excess_in + retention_in), 0.0)
+
+
 def runoff_depth_in(
     rainfall_in: float | np.ndarray, cn: float, ia_ratio: float = 0.2, hawkins: bool = True
 ) -> float | np.ndarray:
@@ -84,12 +116,9 @@ def runoff_depth_in(
 
     With ia_ratio 0.05 and `hawkins`, the CN is first converted by Hawkins et al. (2002).
     """
-    cn_used = _effective(cn, ia_ratio, hawkins)
+    s, ia = retention_and_abstraction_in(cn, ia_ratio, hawkins)
     p = np.asarray(rainfall_in, dtype=float)
-    s = 1000.0 / cn_used - 10.0
-    excess = np.maximum(p - ia_ratio * s, 0.0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        q = np.where(excess > 0, excess * excess / (excess + s), 0.0)
+    q = runoff_from_excess_in(np.fmax(p - ia, 0.0), s)
     return float(q) if q.ndim == 0 else q
 
 
@@ -196,12 +225,24 @@ def runoff_series_in(
     rounded if `round_cn`) or "weighted_runoff" (each part's Q, area-weighted).
     """
     p = np.asarray(cumulative_rainfall_in, dtype=float)
+    cn_used = curve_number_used(cn, method, round_cn)
+    if cn_used is None:
+        return np.asarray(weighted_runoff_depth_in(p, cn, ia_ratio, hawkins)), None
+    return np.asarray(runoff_depth_in(p, cn_used, ia_ratio, hawkins)), cn_used
+
+
+def curve_number_used(
+    cn: float | Sequence[tuple[float, float]], method: str = "weighted_cn", round_cn: bool = False
+) -> float | None:
+    """The one CN a subcatchment's runoff is computed with (None when parts are runoff-weighted).
+
+    One CN is taken as given (rounded if `round_cn`); (area, CN) parts are area-weighted by
+    "weighted_cn", or left to `weighted_runoff_depth_in` by "weighted_runoff".
+    """
     if method not in METHODS:
         raise InputError("method", method, f"must be one of {METHODS}")
     if isinstance(cn, int | float | np.floating | np.integer):
-        cn_used = float(np.floor(cn + 0.5)) if round_cn else float(cn)
-        return np.asarray(runoff_depth_in(p, cn_used, ia_ratio, hawkins)), cn_used
+        return float(np.floor(cn + 0.5)) if round_cn else float(cn)
     if method == "weighted_runoff":
-        return np.asarray(weighted_runoff_depth_in(p, cn, ia_ratio, hawkins)), None
-    cn_used = weighted_curve_number(cn, round_cn)
-    return np.asarray(runoff_depth_in(p, cn_used, ia_ratio, hawkins)), cn_used
+        return None
+    return weighted_curve_number(cn, round_cn)

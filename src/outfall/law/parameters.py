@@ -27,6 +27,19 @@ from outfall.law.errors import (
     UnknownTown,
 )
 
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's safe loader when PyYAML was built with it, else PyYAML's own safe loader."""
+
+
+def _load_yaml(text: str) -> Any:
+    """Parse YAML text with the safe loader: libyaml's (ten times faster on the parameter tree)
+    when present; a document it refuses is read again by PyYAML's own, whose error says more."""
+    try:
+        return yaml.load(text, Loader=_YAML_LOADER)
+    except yaml.YAMLError:
+        return yaml.load(text, Loader=yaml.SafeLoader)
+
+
 ROOT = Path(__file__).with_name("parameters")
 META_FILES = {"town.yaml", "amendments.yaml"}
 VALUE_KEYS = {
@@ -185,7 +198,7 @@ def _parse_amendments(path: Path) -> dict[str, Amendment]:
     if not path.exists():
         return {}
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+        data = _load_yaml(path.read_text(encoding="utf-8")) or []
     except (yaml.YAMLError, ValueError) as exc:
         raise ParameterFileError(f"{path.name}: malformed ({exc})") from exc
     out: dict[str, Amendment] = {}
@@ -276,7 +289,7 @@ def load_tree(directory: Path, amendments: dict[str, Amendment]) -> dict[str, Pa
         rel = path.relative_to(directory).with_suffix("")
         src = str(path.relative_to(directory.parent))
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            data = _load_yaml(path.read_text(encoding="utf-8"))
         except yaml.YAMLError as exc:
             raise ParameterFileError(f"{src}: not valid YAML: {exc}") from exc
         except ValueError as exc:
@@ -292,7 +305,7 @@ def load_parameter_set(slug: str, root: Path = ROOT) -> ParameterSet:
     if not meta_path.exists():
         known = ", ".join(available_towns(root)) or "none"
         raise UnknownTown(f"town={slug!r}: no parameter set (known towns: {known})")
-    meta = yaml.safe_load(meta_path.read_text(encoding="utf-8")) or {}
+    meta = _load_yaml(meta_path.read_text(encoding="utf-8")) or {}
     parent_slug = meta.get("inherits")
     amendments: dict[str, Amendment] = {}
     parameters: dict[str, Parameter] = {}
