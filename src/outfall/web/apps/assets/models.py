@@ -1,0 +1,121 @@
+"""The municipal separate storm sewer system: its structures, and the screening of its outfalls."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Asset(models.Model):
+    """A structure of the MS4: outfall, interconnection, catch basin, manhole, pipe, ditch, BMP."""
+
+    class Kind(models.TextChoices):
+        OUTFALL = "outfall", "Outfall"
+        INTERCONNECTION = "interconnection", "Interconnection"
+        CATCH_BASIN = "catch_basin", "Catch basin"
+        MANHOLE = "manhole", "Manhole"
+        PIPE = "pipe", "Pipe"
+        DITCH = "ditch", "Ditch or swale"
+        BMP = "bmp", "Structural BMP"
+
+    class Condition(models.TextChoices):
+        GOOD = "good", "Good"
+        FAIR = "fair", "Fair"
+        POOR = "poor", "Poor"
+        FAILED = "failed", "Failed"
+        UNKNOWN = "unknown", "Unknown"
+
+    town = models.ForeignKey("core.Town", on_delete=models.PROTECT, related_name="assets")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    asset_id = models.CharField(max_length=40, help_text="the town's identifier, e.g. OF-012")
+    name = models.CharField(max_length=200, blank=True)
+    latitude = models.FloatField()
+    longitude = models.FloatField()
+    receiving_water = models.CharField(max_length=200, blank=True)
+    catchment = models.CharField(max_length=100, blank=True)
+    condition = models.CharField(max_length=10, choices=Condition.choices, default="unknown")
+    material = models.CharField(max_length=60, blank=True)
+    size_in = models.FloatField(null=True, blank=True)
+    downstream = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="upstream"
+    )
+    notes = models.TextField(blank=True)
+    active = models.BooleanField(default=True)
+    properties = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["town", "asset_id"], name="asset_id_unique_in_town")
+        ]
+        ordering = ["asset_id"]
+
+    def __str__(self) -> str:
+        return f"{self.asset_id} {self.name}".strip()
+
+
+class ScreeningRound(models.Model):
+    """A scheduled round of dry-weather outfall screening."""
+
+    town = models.ForeignKey("core.Town", on_delete=models.PROTECT, related_name="screening_rounds")
+    name = models.CharField(max_length=120)
+    starts_on = models.DateField()
+    ends_on = models.DateField()
+    outfalls = models.ManyToManyField(Asset, blank=True, related_name="screening_rounds")
+
+
+class ScreeningVisit(models.Model):
+    """One visit to an outfall in dry weather, with what was seen."""
+
+    round = models.ForeignKey(
+        ScreeningRound, on_delete=models.CASCADE, related_name="visits", null=True, blank=True
+    )
+    asset = models.ForeignKey(Asset, on_delete=models.PROTECT, related_name="visits")
+    visited_at = models.DateTimeField()
+    inspector = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    hours_since_rain = models.FloatField(null=True, blank=True)
+    flow = models.CharField(max_length=20, blank=True)
+    odor = models.CharField(max_length=60, blank=True)
+    color = models.CharField(max_length=60, blank=True)
+    turbidity = models.CharField(max_length=60, blank=True)
+    floatables = models.CharField(max_length=60, blank=True)
+    deposits = models.CharField(max_length=60, blank=True)
+    staining = models.CharField(max_length=60, blank=True)
+    notes = models.TextField(blank=True)
+    follow_up_needed = models.BooleanField(default=False)
+
+
+class SampleResult(models.Model):
+    """A field or lab result from a screening visit."""
+
+    visit = models.ForeignKey(ScreeningVisit, on_delete=models.CASCADE, related_name="samples")
+    parameter = models.CharField(max_length=40)
+    value = models.FloatField()
+    unit = models.CharField(max_length=20)
+    method = models.CharField(max_length=10, choices=[("field", "Field"), ("lab", "Lab")])
+    exceeds_threshold = models.BooleanField(default=False)
+
+
+class ScreeningThreshold(models.Model):
+    """The town's trigger for follow-up on a screening parameter, with its source."""
+
+    town = models.ForeignKey("core.Town", on_delete=models.CASCADE, related_name="thresholds")
+    parameter = models.CharField(max_length=40)
+    operator = models.CharField(max_length=2, choices=[(">", "above"), ("<", "below")])
+    value = models.FloatField()
+    unit = models.CharField(max_length=20)
+    source = models.CharField(max_length=200)
+
+
+class CatchmentInvestigation(models.Model):
+    """The investigation of an outfall's catchment that screening triggers."""
+
+    town = models.ForeignKey(
+        "core.Town", on_delete=models.PROTECT, related_name="catchment_investigations"
+    )
+    outfall = models.ForeignKey(
+        Asset, on_delete=models.PROTECT, related_name="catchment_investigations"
+    )
+    opened_on = models.DateField()
+    reason = models.TextField()
+    findings = models.TextField(blank=True)
+    closed_on = models.DateField(null=True, blank=True)

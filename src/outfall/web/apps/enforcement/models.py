@@ -1,0 +1,186 @@
+"""The enforcement ledger both articles share: cases, orders, abatement, costs, liens, fines."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+USER = settings.AUTH_USER_MODEL
+
+
+class EnforcementCase(models.Model):
+    """A violation being enforced, under Article I (DPW) or Article II (Planning Board)."""
+
+    town = models.ForeignKey(
+        "core.Town", on_delete=models.PROTECT, related_name="enforcement_cases"
+    )
+    number = models.CharField(max_length=30, unique=True)
+    article = models.CharField(max_length=2, choices=[("I", "Article I"), ("II", "Article II")])
+    application = models.ForeignKey(
+        "permits.Application",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="enforcement_cases",
+    )
+    investigation = models.ForeignKey(
+        "idde.Investigation",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="enforcement_cases",
+    )
+    violator_name = models.CharField(max_length=200)
+    violator_address = models.CharField(max_length=300)
+    owner_name = models.CharField(max_length=200, blank=True)
+    owner_address = models.CharField(max_length=300, blank=True)
+    property_address = models.CharField(max_length=200)
+    parcel_id = models.CharField(max_length=60, blank=True)
+    description = models.TextField()
+    opened_on = models.DateField()
+    state = models.CharField(max_length=30, default="open", db_index=True)
+    law_date = models.DateField()
+    closed_on = models.DateField(null=True, blank=True)
+
+
+class Order(models.Model):
+    """A notice of violation or a written order with its deadline (§ 267-10C, § 267-25B)."""
+
+    case = models.ForeignKey(EnforcementCase, on_delete=models.CASCADE, related_name="orders")
+    kind = models.CharField(max_length=40)
+    order_types = models.JSONField(default=list)
+    issued_on = models.DateField()
+    deadline = models.DateField(null=True, blank=True)
+    abatement_required = models.BooleanField(default=False)
+    text = models.TextField()
+    complied_on = models.DateField(null=True, blank=True)
+    escalated_on = models.DateField(null=True, blank=True)
+    issued_by = models.ForeignKey(USER, on_delete=models.PROTECT)
+
+
+class FollowUpInspection(models.Model):
+    order = models.ForeignKey(Order, on_delete=models.CASCADE, related_name="follow_ups")
+    inspected_on = models.DateField()
+    complied = models.BooleanField()
+    findings = models.TextField(blank=True)
+
+
+class EntryConsent(models.Model):
+    """Consent to enter private property to inspect or sample (§ 267-10F; § 267-18B)."""
+
+    case = models.ForeignKey(
+        EnforcementCase,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="entry_consents",
+    )
+    investigation = models.ForeignKey(
+        "idde.Investigation",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="entry_consents",
+    )
+    property_address = models.CharField(max_length=200)
+    given_by = models.CharField(max_length=200)
+    given_on = models.DateField()
+    scope = models.TextField()
+    refused = models.BooleanField(default=False)
+
+
+class AbatementWork(models.Model):
+    """Work the town did itself when the deadline passed (§ 267-10C(2))."""
+
+    case = models.OneToOneField(EnforcementCase, on_delete=models.CASCADE, related_name="abatement")
+    started_on = models.DateField()
+    completed_on = models.DateField(null=True, blank=True)
+    description = models.TextField()
+
+
+class CostItem(models.Model):
+    class Category(models.TextChoices):
+        LABOUR = "labour", "Labour"
+        EQUIPMENT = "equipment", "Equipment"
+        CONTRACTOR = "contractor", "Contractors"
+        ADMINISTRATIVE = "administrative", "Administrative costs"
+
+    work = models.ForeignKey(AbatementWork, on_delete=models.CASCADE, related_name="costs")
+    category = models.CharField(max_length=20, choices=Category.choices)
+    description = models.CharField(max_length=200)
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+
+
+class CostNotice(models.Model):
+    """The notice of costs to the violator and owner (§ 267-10C(3))."""
+
+    case = models.OneToOneField(
+        EnforcementCase, on_delete=models.CASCADE, related_name="cost_notice"
+    )
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+    sent_on = models.DateField()
+    received_on = models.DateField(null=True, blank=True)
+
+
+class Protest(models.Model):
+    case = models.OneToOneField(EnforcementCase, on_delete=models.CASCADE, related_name="protest")
+    filed_on = models.DateField()
+    grounds = models.TextField()
+    decided_on = models.DateField(null=True, blank=True)
+    decision = models.CharField(
+        max_length=10, blank=True, choices=[("affirm", "Affirmed"), ("reduce", "Reduced")]
+    )
+    decided_amount = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
+
+
+class Lien(models.Model):
+    """Unpaid costs certified to the Collector as a special assessment and lien."""
+
+    case = models.OneToOneField(EnforcementCase, on_delete=models.CASCADE, related_name="lien")
+    effective_on = models.DateField()
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+    sent_to_collector_on = models.DateField(null=True, blank=True)
+    released_on = models.DateField(null=True, blank=True)
+
+
+class Payment(models.Model):
+    case = models.ForeignKey(EnforcementCase, on_delete=models.CASCADE, related_name="payments")
+    paid_on = models.DateField()
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+    applies_to = models.CharField(
+        max_length=20, choices=[("costs", "Abatement costs"), ("fine", "Fine")]
+    )
+    reference = models.CharField(max_length=60, blank=True)
+
+
+class Offence(models.Model):
+    """One day's offence in the penalty ledger (each day a separate offence)."""
+
+    case = models.ForeignKey(EnforcementCase, on_delete=models.CASCADE, related_name="offences")
+    on = models.DateField()
+    number = models.PositiveIntegerField()
+    disposition = models.CharField(
+        max_length=20,
+        choices=[("noncriminal", "Noncriminal (MGL c. 40 § 21D)"), ("criminal", "Criminal")],
+    )
+    kind = models.CharField(max_length=10)
+    fine = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
+    ticket_number = models.CharField(max_length=30, blank=True)
+    issued_on = models.DateField(null=True, blank=True)
+    paid_on = models.DateField(null=True, blank=True)
+    appealed_on = models.DateField(null=True, blank=True)
+    court = models.CharField(max_length=120, blank=True)
+    court_outcome = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["case", "on"], name="one_offence_per_day")]
+
+
+class EnforcementDocument(models.Model):
+    """A PDF the enforcement machinery produced (notice, order, cost notice, lien request, ticket)."""
+
+    case = models.ForeignKey(EnforcementCase, on_delete=models.CASCADE, related_name="documents")
+    kind = models.CharField(max_length=30)
+    file = models.FileField(upload_to="enforcement/%Y/%m/")
+    generated_at = models.DateTimeField(auto_now_add=True)
+    generated_by = models.ForeignKey(USER, on_delete=models.PROTECT)

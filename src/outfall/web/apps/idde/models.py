@@ -1,0 +1,170 @@
+"""Illicit discharges: what residents report, what the DPW finds, and what the law says of it."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+USER = settings.AUTH_USER_MODEL
+
+
+class Report(models.Model):
+    """A report of a suspected illicit discharge, from the public form or an Open311 client."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        INVESTIGATING = "investigating", "Under investigation"
+        CLOSED = "closed", "Closed"
+        DUPLICATE = "duplicate", "Duplicate"
+
+    town = models.ForeignKey("core.Town", on_delete=models.PROTECT, related_name="idde_reports")
+    tracking_number = models.CharField(max_length=20, unique=True)
+    service_code = models.CharField(max_length=40, default="illicit_discharge")
+    submitted_at = models.DateTimeField()
+    latitude = models.FloatField(null=True, blank=True)
+    longitude = models.FloatField(null=True, blank=True)
+    address = models.CharField(max_length=200, blank=True)
+    description = models.TextField()
+    photo = models.FileField(upload_to="idde/photos/%Y/%m/", null=True, blank=True)
+    contact_name = models.CharField(max_length=120, blank=True)
+    contact_email = models.EmailField(blank=True)
+    contact_phone = models.CharField(max_length=40, blank=True)
+    reporter = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True)
+    source = models.CharField(max_length=10, default="web")
+    status = models.CharField(max_length=20, choices=Status.choices, default="open")
+    status_note = models.TextField(blank=True, help_text="shown on the public status page")
+    expected_at = models.DateTimeField(null=True, blank=True)
+    duplicate_of = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+
+class Investigation(models.Model):
+    """The DPW's investigation of a discharge: source tracing and the § 267-7 evaluation."""
+
+    town = models.ForeignKey(
+        "core.Town", on_delete=models.PROTECT, related_name="idde_investigations"
+    )
+    number = models.CharField(max_length=30, unique=True)
+    report = models.ForeignKey(
+        Report, on_delete=models.SET_NULL, null=True, blank=True, related_name="investigations"
+    )
+    asset = models.ForeignKey(
+        "assets.Asset",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="investigations",
+    )
+    catchment_investigation = models.ForeignKey(
+        "assets.CatchmentInvestigation", on_delete=models.SET_NULL, null=True, blank=True
+    )
+    opened_on = models.DateField()
+    state = models.CharField(max_length=30, default="open", db_index=True)
+    property_address = models.CharField(max_length=200, blank=True)
+    parcel_id = models.CharField(max_length=60, blank=True)
+    responsible_name = models.CharField(max_length=200, blank=True)
+    responsible_address = models.CharField(max_length=300, blank=True)
+    source_tracing = models.TextField(blank=True)
+    discharge_kind = models.CharField(max_length=60, blank=True)
+    conditions = models.JSONField(default=dict, blank=True)
+    verdict = models.CharField(max_length=20, blank=True)
+    closed_on = models.DateField(null=True, blank=True)
+    assigned_to = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True)
+
+
+class DischargeDetermination(models.Model):
+    """A snapshot of the law's § 267-7 evaluation of a discharge, kept as made."""
+
+    investigation = models.ForeignKey(
+        Investigation, on_delete=models.CASCADE, related_name="determinations"
+    )
+    as_of = models.DateField()
+    kind = models.CharField(max_length=60)
+    conditions = models.JSONField(default=dict)
+    outcome = models.CharField(max_length=20)
+    reasons = models.JSONField()
+    details = models.JSONField(default=dict)
+    parameters = models.JSONField(default=list)
+    made_at = models.DateTimeField(auto_now_add=True)
+    made_by = models.ForeignKey(USER, on_delete=models.PROTECT)
+
+
+class DischargePermit(models.Model):
+    """A DPW sump-pump discharge permit (§ 267-7D(2)(g), from 5-10-2022)."""
+
+    town = models.ForeignKey(
+        "core.Town", on_delete=models.PROTECT, related_name="discharge_permits"
+    )
+    number = models.CharField(max_length=30, unique=True)
+    property_address = models.CharField(max_length=200)
+    applicant_name = models.CharField(max_length=200)
+    applicant_email = models.EmailField(blank=True)
+    intake_inside_structure = models.BooleanField(default=True)
+    applied_on = models.DateField()
+    conditions = models.TextField(blank=True)
+    issued_on = models.DateField(null=True, blank=True)
+    inspected_on = models.DateField(null=True, blank=True)
+    state = models.CharField(max_length=20, default="applied")
+
+
+class DischargeNotice(models.Model):
+    """A notice given to the DPW before a discharge: dye test, pool draining, advance approval."""
+
+    class Kind(models.TextChoices):
+        DYE_TEST = "dye_test", "Dye test verbal notification (§ 267-7D(2)(m))"
+        POOL_DRAINING = "pool_draining", "Pool draining declaration (§ 267-7D(2)(k))"
+        ADVANCE_APPROVAL = "advance_approval", "Advance written approval (§ 267-7D(2)(o))"
+
+    town = models.ForeignKey(
+        "core.Town", on_delete=models.PROTECT, related_name="discharge_notices"
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    property_address = models.CharField(max_length=200)
+    person_name = models.CharField(max_length=200)
+    received_at = models.DateTimeField()
+    planned_for = models.DateTimeField()
+    details = models.JSONField(default=dict, blank=True)
+    approved = models.BooleanField(null=True)
+    recorded_by = models.ForeignKey(USER, on_delete=models.PROTECT)
+
+
+class Spill(models.Model):
+    """A release reported under § 267-9, with its notification clocks."""
+
+    class Material(models.TextChoices):
+        OIL = "oil", "Oil"
+        HAZARDOUS = "hazardous", "Hazardous material"
+        NONHAZARDOUS = "nonhazardous", "Nonhazardous material"
+
+    town = models.ForeignKey("core.Town", on_delete=models.PROTECT, related_name="spills")
+    number = models.CharField(max_length=30, unique=True)
+    facility = models.CharField(max_length=200)
+    facility_address = models.CharField(max_length=200, blank=True)
+    commercial_or_industrial = models.BooleanField(default=True)
+    material = models.CharField(max_length=20, choices=Material.choices)
+    description = models.TextField(blank=True)
+    discovered_at = models.DateTimeField()
+    fire_police_notified_at = models.DateTimeField(null=True, blank=True)
+    department_notified_at = models.DateTimeField(null=True, blank=True)
+    written_confirmation_on = models.DateField(null=True, blank=True)
+    records_kept_until = models.DateField(null=True, blank=True)
+    contained_on = models.DateField(null=True, blank=True)
+    recorded_by = models.ForeignKey(USER, on_delete=models.PROTECT)
+    closed_on = models.DateField(null=True, blank=True)
+
+
+class EmergencySuspension(models.Model):
+    """An emergency suspension of storm drain access (§ 267-8)."""
+
+    town = models.ForeignKey("core.Town", on_delete=models.PROTECT, related_name="suspensions")
+    investigation = models.ForeignKey(
+        Investigation, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    property_address = models.CharField(max_length=200)
+    person_name = models.CharField(max_length=200)
+    ordered_at = models.DateTimeField()
+    imminent_risk_finding = models.TextField()
+    steps_taken = models.TextField(blank=True)
+    complied = models.BooleanField(null=True)
+    reinstated_at = models.DateTimeField(null=True, blank=True)
+    ordered_by = models.ForeignKey(USER, on_delete=models.PROTECT)
