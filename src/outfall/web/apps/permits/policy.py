@@ -82,6 +82,8 @@ ACTIONS: dict[str, Rule] = {
     "calendar.subscribe": _rule(any_user=True, citation="§ 267-18G"),
     # Finding cases: anyone signed in searches and maps only what they may see
     "case.search": _rule(any_user=True, citation="§ 267-17A"),
+    # The town's own wording of the documents the Board sends and files (§ 267-17A)
+    "templates.manage": _rule(CLERK, citation="§ 267-17A"),
 }
 
 # The policy action whose rule governs each lifecycle step (pages and the API ask the same).

@@ -4,7 +4,16 @@ import importlib
 
 app_name = "permits"
 
-STAGE_VIEW_MODULES = ("cases", "intake", "hearing", "construction", "public", "om", "finder")
+STAGE_VIEW_MODULES = (
+    "cases",
+    "intake",
+    "hearing",
+    "construction",
+    "public",
+    "om",
+    "finder",
+    "templates_admin",
+)
 
 urlpatterns = []
 for _name in STAGE_VIEW_MODULES:

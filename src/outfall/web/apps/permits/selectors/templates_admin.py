@@ -1,0 +1,478 @@
+"""Reads for the town's document templates: which version each kind uses, the default source,
+the context variables each kind receives, and that context built from a case or a sample.
+
+The variables listed here are exactly those the services pass to `document_generate`:
+hearing notice and abutter letters (services/hearing.py, § 267-18E), incompleteness notice
+(services/intake.py, § 267-18A), decision and permit (services/hearing.py, § 267-18F),
+certificate of completion (services/construction.py, § 267-24) and surety release letter
+(services/construction.py, § 267-21). `documents.document_html` adds application, town, today.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db.models import QuerySet
+from django.template.loader import get_template
+from django.utils import timezone
+
+from outfall.law import s267_21_surety
+from outfall.web.apps.permits.models import Application, DocumentTemplate
+from outfall.web.apps.permits.selectors.construction import (
+    certificate_readiness,
+    surety_full_release_readiness,
+    surety_held,
+)
+from outfall.web.apps.permits.selectors.hearing import (
+    clock_deadline,
+    hearing_clock,
+    related_or_none,
+)
+from outfall.web.apps.permits.selectors.visibility import application_list_visible_to
+from outfall.web.apps.permits.services.hearing import DECISION_STEPS, INACTION
+
+Kind = DocumentTemplate.Kind
+
+
+@dataclass(frozen=True)
+class Variable:
+    """One name a document template may use, what it holds, and the attributes worth knowing."""
+
+    name: str
+    what: str
+    attributes: str = ""
+
+
+@dataclass(frozen=True)
+class DocumentKind:
+    """A kind of generated document, the section it serves and the variables it receives."""
+
+    kind: str
+    label: str
+    section: str
+    variables: tuple[Variable, ...]
+
+    @property
+    def all_variables(self) -> tuple[Variable, ...]:
+        return COMMON_VARIABLES + self.variables
+
+
+COMMON_VARIABLES = (
+    Variable(
+        "application",
+        "the case",
+        "number, title, site_address, parcel_id, description, owner_name, owner_address, "
+        "applicant_is_owner, agent_name, engineer_name, submitted_on, complete_on, "
+        "construction_started_on, construction_completed_on, law_date",
+    ),
+    Variable("town", "the town", "name, planning_board_address, registry_of_deeds, newspaper"),
+    Variable("today", "the date the document is produced (a date)"),
+)
+_HEARING = Variable(
+    "hearing",
+    "the public hearing",
+    "scheduled_for, location, newspaper, notice_published_on, notice_posted_on, "
+    "abutters_mailed_on, opened_on, closed_on",
+)
+_HEARING_AT = Variable("hearing_at", "the hearing's date and time in the town's time zone")
+_NOTICE_BY = Variable(
+    "notice_by",
+    "the last day to publish, post and mail the notice, or nothing before completeness",
+    "due, raw_due (before moving off a weekend or holiday), citation, explanation, moved_because",
+)
+_REASONS = Variable("reasons", "the law's reasons for the step (a list)", "each: citation, text")
+_PERMIT = Variable(
+    "permit", "the permit, once issued (else nothing)", "number, issued_on, conditions"
+)
+
+DOCUMENT_KINDS: dict[str, DocumentKind] = {
+    d.kind: d
+    for d in (
+        DocumentKind(
+            Kind.HEARING_NOTICE.value,
+            Kind.HEARING_NOTICE.label,
+            "§ 267-18E",
+            (_HEARING, _HEARING_AT, _NOTICE_BY),
+        ),
+        DocumentKind(
+            Kind.ABUTTER_LETTER.value,
+            Kind.ABUTTER_LETTER.label,
+            "§ 267-18E",
+            (
+                _HEARING,
+                _HEARING_AT,
+                _NOTICE_BY,
+                Variable(
+                    "abutters",
+                    "the certified abutters (a list; one letter each)",
+                    "each: name, mailing_address, parcel_id",
+                ),
+            ),
+        ),
+        DocumentKind(
+            Kind.INCOMPLETENESS_NOTICE.value,
+            Kind.INCOMPLETENESS_NOTICE.label,
+            "§ 267-18A",
+            (
+                Variable(
+                    "missing",
+                    "what is missing (a list)",
+                    "each: key, label, citation, detail, blocking",
+                ),
+                Variable(
+                    "review",
+                    "the completeness review",
+                    "reviewed_on, notes, reviewed_by (get_full_name, username)",
+                ),
+                Variable("notes", "the reviewer's notes (text)"),
+            ),
+        ),
+        DocumentKind(
+            Kind.DECISION.value,
+            Kind.DECISION.label,
+            "§ 267-18F",
+            (
+                Variable(
+                    "decision",
+                    "the Board's written decision (nothing after approval by failure to act)",
+                    "kind, get_kind_display, voted_on, votes_for, votes_against, findings, "
+                    "conditions, filed_with_town_clerk_on",
+                ),
+                _PERMIT,
+                Variable(
+                    "hearing",
+                    "the public hearing (or nothing)",
+                    "location, opened_on, closed_on",
+                ),
+                Variable(
+                    "waivers",
+                    "the waivers voted at the close of the hearing (a list)",
+                    "each: requirement, reasons, granted, voted_on",
+                ),
+                Variable(
+                    "constructive",
+                    "the Town Clerk's certification of approval by failure to act (or nothing)",
+                    "certified_on, deadline_missed",
+                ),
+                Variable("citation", "the section the decision rests on, e.g. § 267-18F(2)"),
+            ),
+        ),
+        DocumentKind(
+            Kind.CERTIFICATE.value,
+            Kind.CERTIFICATE.label,
+            "§ 267-24",
+            (
+                Variable("certificate", "the certificate", "issued_on, issued_by"),
+                Variable("final_inspection", "the passed final inspection", "done_on, findings"),
+                Variable(
+                    "as_built",
+                    "the accepted as-built drawings",
+                    "received_on, engineer_name, pe_license, deviations",
+                ),
+                Variable(
+                    "easements",
+                    "the recorded easements (a list)",
+                    "each: purpose, location, recorded_on, book, page",
+                ),
+                _REASONS,
+                _PERMIT,
+            ),
+        ),
+        DocumentKind(
+            Kind.SURETY_RELEASE.value,
+            Kind.SURETY_RELEASE.label,
+            "§ 267-21",
+            (
+                Variable(
+                    "surety",
+                    "the security posted",
+                    "form, get_form_display, amount, posted_on, instrument_reference",
+                ),
+                Variable(
+                    "release", "this release", "kind (partial or full), amount, released_on, phase"
+                ),
+                Variable("held_before", "the amount held before this release (dollars)"),
+                Variable("held_after", "the amount still held after it (dollars)"),
+                _REASONS,
+            ),
+        ),
+    )
+}
+
+
+def document_kind_get(kind: str) -> DocumentKind | None:
+    return DOCUMENT_KINDS.get(kind)
+
+
+def document_template_default_body(kind: str) -> str:
+    """The source of the default template the town's version replaces."""
+    return get_template(f"permits/documents/{kind}.html").template.source
+
+
+def document_template_get(town, kind: str) -> DocumentTemplate | None:
+    return DocumentTemplate.objects.filter(town=town, kind=kind).first()
+
+
+def document_template_current_body(town, kind: str) -> str:
+    """What the town's next document of this kind will be rendered from."""
+    custom = document_template_get(town, kind)
+    return custom.body if custom else document_template_default_body(kind)
+
+
+@dataclass(frozen=True)
+class TemplateStatus:
+    """One kind on the town's list: whether the town uses the default or its own version."""
+
+    kind: DocumentKind
+    custom: DocumentTemplate | None
+
+    @property
+    def uses_default(self) -> bool:
+        return self.custom is None
+
+
+def document_template_overview(town) -> list[TemplateStatus]:
+    """The six kinds in order, each with the town's own version if it has one."""
+    own = {t.kind: t for t in DocumentTemplate.objects.filter(town=town)}
+    return [TemplateStatus(k, own.get(k.kind)) for k in DOCUMENT_KINDS.values()]
+
+
+def document_template_preview_cases(user, town) -> QuerySet[Application]:
+    """The town's cases the user may see, to preview a template against one of them."""
+    return application_list_visible_to(user).filter(town=town).order_by("-created_at", "-pk")
+
+
+def _s(**values) -> dict:
+    return values
+
+
+def document_context_sample(town, kind: str) -> dict:
+    """A fictional case with every variable of the kind filled, for previews and the check that
+    a template renders something. Plain values, so no lookup can touch the database."""
+    today = timezone.localdate()
+    hearing_at = timezone.localtime().replace(hour=19, minute=0, second=0, microsecond=0)
+    hearing_at += dt.timedelta(days=21)
+    application = _s(
+        number="SMP-SAMPLE-001",
+        title="Sample Lane subdivision (sample)",
+        site_address="1 Sample Lane",
+        parcel_id="Map 99 Lot 1",
+        description="Six house lots with a new road and an infiltration basin.",
+        owner_name="Sample Owner LLC",
+        owner_address="2 Sample Street",
+        applicant_is_owner=False,
+        agent_name="Sample Engineering Inc.",
+        engineer_name="Sam Sample, PE",
+        submitted_on=today - dt.timedelta(days=30),
+        complete_on=today - dt.timedelta(days=20),
+        construction_started_on=today - dt.timedelta(days=200),
+        construction_completed_on=today - dt.timedelta(days=10),
+        law_date=today - dt.timedelta(days=30),
+    )
+    hearing = _s(
+        scheduled_for=hearing_at,
+        location=town.hearing_location or "Town Hall",
+        newspaper=town.newspaper or "the local newspaper",
+        notice_published_on=None,
+        notice_posted_on=None,
+        abutters_mailed_on=None,
+        opened_on=hearing_at.date(),
+        closed_on=hearing_at.date(),
+    )
+    notice_by = _s(
+        due=hearing_at.date() - dt.timedelta(days=7),
+        raw_due=hearing_at.date() - dt.timedelta(days=7),
+        citation="§ 267-18E",
+        explanation="sample notice deadline",
+        moved_because=None,
+    )
+    permit = _s(number="SMP-SAMPLE-P1", issued_on=today, conditions="Sample condition.")
+    reasons = [_s(citation=DOCUMENT_KINDS[kind].section, text="Sample reason for the step.")]
+    per_kind = {
+        "hearing_notice": {"hearing": hearing, "hearing_at": hearing_at, "notice_by": notice_by},
+        "abutter_letter": {
+            "hearing": hearing,
+            "hearing_at": hearing_at,
+            "notice_by": notice_by,
+            "abutters": [
+                _s(
+                    name="Sample Abutter", mailing_address="3 Sample Lane", parcel_id="Map 99 Lot 2"
+                ),
+                _s(
+                    name="Second Abutter", mailing_address="4 Sample Lane", parcel_id="Map 99 Lot 3"
+                ),
+            ],
+        },
+        "incompleteness_notice": {
+            "missing": [
+                _s(
+                    key="sample",
+                    label="Sample missing item",
+                    citation="§ 267-18A",
+                    detail="sample detail",
+                    blocking=True,
+                )
+            ],
+            "review": _s(
+                reviewed_on=today,
+                notes="Sample notes.",
+                reviewed_by=_s(get_full_name="Sample Clerk", username="clerk"),
+            ),
+            "notes": "Sample notes.",
+        },
+        "decision": {
+            "decision": _s(
+                kind="approve_with_conditions",
+                get_kind_display="Approved with conditions",
+                voted_on=today,
+                votes_for=4,
+                votes_against=1,
+                findings="Sample findings.",
+                conditions="Sample condition.",
+                filed_with_town_clerk_on=None,
+            ),
+            "permit": permit,
+            "hearing": hearing,
+            "waivers": [
+                _s(requirement="Sample requirement", reasons="", granted=True, voted_on=today)
+            ],
+            "constructive": None,
+            "citation": "§ 267-18F(2)",
+        },
+        "certificate": {
+            "certificate": _s(issued_on=today, issued_by=_s(get_full_name="Sample Clerk")),
+            "final_inspection": _s(done_on=today, findings="Adequate."),
+            "as_built": _s(
+                received_on=today, engineer_name="Sam Sample", pe_license="00000", deviations=""
+            ),
+            "easements": [
+                _s(
+                    purpose="Drainage",
+                    location="Basin parcel",
+                    recorded_on=today,
+                    book="12345",
+                    page="67",
+                )
+            ],
+            "reasons": reasons,
+            "permit": permit,
+        },
+        "surety_release": {
+            "surety": _s(
+                form="bond",
+                get_form_display="Surety bond",
+                amount=Decimal("50000.00"),
+                posted_on=today - dt.timedelta(days=200),
+                instrument_reference="Bond S-1",
+            ),
+            "release": _s(
+                kind="partial", amount=Decimal("20000.00"), released_on=today, phase="Phase 1"
+            ),
+            "held_before": Decimal("50000.00"),
+            "held_after": Decimal("30000.00"),
+            "reasons": reasons,
+        },
+    }
+    return {"application": application, "town": town, "today": today, **per_kind[kind]}
+
+
+def _hearing_part(application: Application) -> dict:
+    hearing = related_or_none(application, "hearing")
+    if hearing is None:
+        return {}
+    return {
+        "hearing": hearing,
+        "hearing_at": timezone.localtime(hearing.scheduled_for),
+        "notice_by": clock_deadline(hearing_clock(application), "notice_by"),
+    }
+
+
+def _incompleteness_part(application: Application) -> dict:
+    review = application.completeness_reviews.filter(complete=False).order_by("-pk").first()
+    if review is None:
+        return {}
+    return {"missing": review.missing, "review": review, "notes": review.notes}
+
+
+def _decision_part(application: Application) -> dict:
+    decision = related_or_none(application, "decision")
+    constructive = related_or_none(application, "constructive_approval")
+    if decision is None and constructive is None:
+        return {}
+    part = {
+        "decision": decision,
+        "permit": related_or_none(application, "permit"),
+        "waivers": list(application.waivers.exclude(granted=None).order_by("id")),
+        "constructive": constructive,
+        "citation": DECISION_STEPS[decision.kind][1] if decision else INACTION,
+    }
+    hearing = related_or_none(application, "hearing")
+    if hearing is not None:
+        part["hearing"] = hearing
+    return part
+
+
+def _certificate_part(application: Application) -> dict:
+    certificate = related_or_none(application, "certificate")
+    if certificate is None:
+        return {}
+    return {
+        "certificate": certificate,
+        "final_inspection": application.inspections.filter(stage="final", passed=True)
+        .order_by("-done_on")
+        .first(),
+        "as_built": application.as_builts.filter(accepted=True).last(),
+        "easements": list(application.easements.order_by("pk")),
+        "reasons": certificate_readiness(application).reasons,
+        "permit": related_or_none(application, "permit"),
+    }
+
+
+def _surety_part(application: Application) -> dict:
+    surety = related_or_none(application, "surety")
+    release = surety.releases.order_by("-released_on", "-pk").first() if surety else None
+    if release is None:
+        return {}
+    later = surety.releases.filter(pk__gt=release.pk)
+    held_after = surety_held(surety) + sum((r.amount for r in later), Decimal("0.00"))
+    if release.kind == "full":
+        det = surety_full_release_readiness(application)
+    else:
+        det = s267_21_surety.surety_release_allowed(
+            "partial",
+            phase_completed_in_compliance=True,
+            as_of=application.law_date,
+            town=application.town.slug,
+        )
+    return {
+        "surety": surety,
+        "release": release,
+        "held_before": held_after + release.amount,
+        "held_after": held_after,
+        "reasons": det.reasons,
+    }
+
+
+_CASE_PARTS = {
+    "hearing_notice": _hearing_part,
+    "abutter_letter": lambda a: {
+        **_hearing_part(a),
+        **({"abutters": list(a.abutters.order_by("id"))} if a.abutters.exists() else {}),
+    },
+    "incompleteness_notice": _incompleteness_part,
+    "decision": _decision_part,
+    "certificate": _certificate_part,
+    "surety_release": _surety_part,
+}
+
+
+def document_context_for_case(application: Application, kind: str) -> tuple[dict, list[str]]:
+    """The context the service would pass for this case, as far as its records go; what the case
+    does not have yet is taken from the sample, and those names are returned alongside."""
+    sample = document_context_sample(application.town, kind)
+    own = {"application": application, "town": application.town, "today": timezone.localdate()}
+    own.update(_CASE_PARTS[kind](application))
+    from_sample = [name for name in sample if name not in own]
+    return {**sample, **own}, from_sample
