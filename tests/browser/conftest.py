@@ -51,7 +51,8 @@ def axe_violations(page) -> list[dict]:
     results = Axe().run(
         page,
         options={
-            "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}
+            "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+            "resultTypes": ["violations"],
         },
     )
     return results.response["violations"]

@@ -1,0 +1,199 @@
+"""What the browser tests share: the town and its people, the day the application believes it
+is, one logged-in browser tab per person, and an axe-core ledger of every page seen.
+
+The live server runs in the test's own process, so patching `django.utils.timezone.localdate`
+sets "today" for every view and service it serves, as the web tests do; nothing here reads the
+wall clock.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from outfall.web.apps.core.models import Membership, Town
+from outfall.web.apps.core.roles import Role
+from tests.browser.conftest import axe_violations
+
+PASSWORD = "correct horse battery staple"
+ERRORS = "main [role=alert], main .errorlist, main .error"
+STAFF_ROLES = {
+    "clerk": Role.CLERK,
+    "reviewer": Role.REVIEWER,
+    "board": Role.BOARD,
+    "town_clerk": Role.TOWN_CLERK,
+}
+FULL_NAMES = {
+    "clerk": ("Carla", "Planning-Clerk"),
+    "reviewer": ("Ravi", "DPW-Reviewer"),
+    "board": ("Bea", "Board-Member"),
+    "town_clerk": ("Tomas", "Town-Clerk"),
+    "applicant": ("Alma", "Applicant"),
+}
+
+
+def make_norfolk_and_people() -> tuple[Town, dict]:
+    """Norfolk with a clerk, a DPW reviewer, a Board member, the Town Clerk and an applicant."""
+    town = Town.objects.create(
+        slug="norfolk",
+        name="Town of Norfolk",
+        registry_of_deeds="Norfolk County Registry of Deeds",
+        hearing_location="Norfolk Town Hall, 1 Liberty Lane",
+        newspaper="Country Gazette",
+    )
+    people = {}
+    for username, (first, last) in FULL_NAMES.items():
+        user = get_user_model().objects.create_user(
+            username=username,
+            password=PASSWORD,
+            email=f"{username}@example.org",
+            first_name=first,
+            last_name=last,
+        )
+        if username in STAFF_ROLES:
+            Membership.objects.create(user=user, town=town, role=STAFF_ROLES[username])
+        people[username] = user
+    return town, people
+
+
+class Clock:
+    """The day the application believes it is (timezone.localdate), never the wall clock."""
+
+    def __init__(self, monkeypatch, day: dt.date):
+        self.day = day
+        original = timezone.localdate
+
+        def localdate(value=None, timezone=None):
+            return self.day if value is None else original(value, timezone)
+
+        monkeypatch.setattr("django.utils.timezone.localdate", localdate)
+
+    def set(self, day: dt.date) -> dt.date:
+        self.day = day
+        return day
+
+
+@dataclass
+class A11yLedger:
+    """axe-core (WCAG 2.1 A/AA) run once on each distinct page, every violation kept.
+
+    A page is its path with record ids folded (so /permits/7/ and /permits/8/ are one page) plus
+    what makes it look different: the person reading it, on a case's pages its state, and whether
+    it shows errors or a refusal.
+    """
+
+    seen: set = field(default_factory=set)
+    violations: list = field(default_factory=list)
+    pages: list = field(default_factory=list)
+
+    def check(self, page, who: str = "") -> None:
+        path = re.sub(r"/\d+(?=/|\.|$)", "/N", page.url.split("://", 1)[-1].split("/", 1)[-1])
+        state = page.locator("p.status strong").first
+        errors = page.locator(ERRORS).count() > 0
+        key = (path, who, state.inner_text() if state.count() else "", errors)
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        self.pages.append(page.url)
+        for v in axe_violations(page):
+            targets = [", ".join(map(str, n.get("target", []))) for n in v.get("nodes", [])]
+            self.violations.append(
+                {"url": page.url, "who": who, "rule": v["id"], "help": v["help"], "nodes": targets}
+            )
+
+    def report(self) -> str:
+        return "\n".join(
+            f"{v['url']} ({v['who'] or 'public'}): {v['rule']} — {v['help']}: "
+            + "; ".join(v["nodes"][:5])
+            for v in self.violations
+        )
+
+
+class Desk:
+    """One browser tab per person, each logged in once through the login form."""
+
+    def __init__(self, browser, base_url: str, ledger: A11yLedger, viewport=None):
+        self.browser = browser
+        self.base_url = base_url
+        self.ledger = ledger
+        self.viewport = viewport or {"width": 1024, "height": 768}
+        self.contexts = {}
+        self.tabs = {}
+
+    def tab(self, who: str):
+        """The tab of `who` ("public" stays logged out), logging in on first use."""
+        if who not in self.tabs:
+            context = self.browser.new_context(viewport=self.viewport)
+            context.set_default_timeout(15_000)
+            page = context.new_page()
+            self.contexts[who] = context
+            self.tabs[who] = page
+            if who != "public":
+                self.log_in(page, who)
+        return self.tabs[who]
+
+    def log_in(self, page, who: str) -> None:
+        page.goto(self.base_url + "/login/")
+        self.ledger.check(page)
+        page.get_by_label("Username").fill(who)
+        page.get_by_label("Password").fill(PASSWORD)
+        page.get_by_role("button", name="Log in").click()
+        page.wait_for_load_state()
+        assert "/login/" not in page.url, f"{who} could not log in: {main_text(page)[:500]}"
+
+    def visit(self, who: str, path: str):
+        page = self.tab(who)
+        page.goto(self.base_url + path)
+        self.ledger.check(page, who)
+        return page
+
+    def close(self) -> None:
+        for context in self.contexts.values():
+            context.close()
+
+
+def main_text(page) -> str:
+    return page.locator("main").inner_text()
+
+
+def follow(page, ledger: A11yLedger, who: str, link: str, *, exact: bool = True):
+    """Click the link named `link` in the page's main content and check the page it opens."""
+    page.locator("main").get_by_role("link", name=link, exact=exact).first.click()
+    page.wait_for_load_state()
+    ledger.check(page, who)
+    return page
+
+
+def submit(page, ledger: A11yLedger, who: str, button: str, *, expect: str | None = None):
+    """Press the form's button; the step must succeed (Django's success message), else fail
+    with every error and refusal the page shows."""
+    page.locator("main").get_by_role("button", name=button, exact=True).click()
+    page.wait_for_load_state()
+    ledger.check(page, who)
+    done = page.locator(".messages .message.success")
+    if not done.count():
+        problems = page.locator(ERRORS).all_inner_texts()
+        raise AssertionError(
+            f"{who}: '{button}' did not go through at {page.url}:\n"
+            + ("\n".join(problems) or main_text(page)[:1500])
+        )
+    if expect is not None:
+        assert expect in done.first.inner_text(), done.first.inner_text()
+    return page
+
+
+def refused(page, ledger: A11yLedger, who: str, button: str, *, because: tuple[str, ...]):
+    """Press the form's button expecting a refusal that names the value and the section; the
+    page keeps what was typed, and nothing succeeds."""
+    page.locator("main").get_by_role("button", name=button, exact=True).click()
+    page.wait_for_load_state()
+    ledger.check(page, who)
+    assert not page.locator(".messages .message.success").count(), main_text(page)[:1500]
+    shown = " ".join(page.locator(ERRORS).all_inner_texts())
+    for words in because:
+        assert words in shown, f"{words!r} not in the refusal shown: {shown}"
+    return page
