@@ -407,6 +407,12 @@ EVERY_PATH = {
     "/api/public/hearings": {"get"},
     "/api/public/decisions": {"get"},
     "/api/tokens": {"get", "post"},
+    "/api/dpw/assets": {"get"},
+    "/api/dpw/assets/export": {"get"},
+    "/api/dpw/assets/import": {"post"},
+    "/api/dpw/assets/{asset_id}": {"get"},
+    "/api/dpw/screening/rounds": {"get"},
+    "/api/dpw/screening/rules": {"get"},
 }
 
 

@@ -459,3 +459,10 @@ def public_decisions(request, town: str = ""):
         }
         for d in rows
     ]
+
+
+# ------------------------------------------------------------------ Article I routers
+
+from outfall.web.apps.api.assets import router as assets_router  # noqa: E402
+
+api.add_router("/dpw", assets_router)

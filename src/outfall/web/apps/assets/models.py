@@ -61,10 +61,24 @@ class ScreeningRound(models.Model):
     starts_on = models.DateField()
     ends_on = models.DateField()
     outfalls = models.ManyToManyField(Asset, blank=True, related_name="screening_rounds")
+    notes = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-ends_on", "-id"]
 
 
 class ScreeningVisit(models.Model):
     """One visit to an outfall in dry weather, with what was seen."""
+
+    class Weather(models.TextChoices):
+        DRY = "dry", "Dry weather"
+        WET = "wet", "Wet weather"
+
+    class Flow(models.TextChoices):
+        NONE = "none", "No flow"
+        TRICKLE = "trickle", "Trickle"
+        MODERATE = "moderate", "Moderate"
+        SUBSTANTIAL = "substantial", "Substantial"
 
     round = models.ForeignKey(
         ScreeningRound, on_delete=models.CASCADE, related_name="visits", null=True, blank=True
@@ -73,7 +87,7 @@ class ScreeningVisit(models.Model):
     visited_at = models.DateTimeField()
     inspector = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
     hours_since_rain = models.FloatField(null=True, blank=True)
-    flow = models.CharField(max_length=20, blank=True)
+    flow = models.CharField(max_length=20, blank=True, choices=Flow.choices)
     odor = models.CharField(max_length=60, blank=True)
     color = models.CharField(max_length=60, blank=True)
     turbidity = models.CharField(max_length=60, blank=True)
@@ -82,6 +96,14 @@ class ScreeningVisit(models.Model):
     staining = models.CharField(max_length=60, blank=True)
     notes = models.TextField(blank=True)
     follow_up_needed = models.BooleanField(default=False)
+    weather = models.CharField(max_length=3, choices=Weather.choices, default="dry")
+    follow_up_reasons = models.JSONField(default=list, blank=True)
+    dry_weather_window = models.JSONField(
+        default=dict, blank=True, help_text="the town's window as applied to this visit"
+    )
+
+    class Meta:
+        ordering = ["-visited_at", "-id"]
 
 
 class SampleResult(models.Model):
@@ -93,6 +115,13 @@ class SampleResult(models.Model):
     unit = models.CharField(max_length=20)
     method = models.CharField(max_length=10, choices=[("field", "Field"), ("lab", "Lab")])
     exceeds_threshold = models.BooleanField(default=False)
+    threshold = models.JSONField(
+        default=dict, blank=True, help_text="the threshold compared against, as it stood"
+    )
+    recorded_at = models.DateTimeField(null=True, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True
+    )
 
 
 class ScreeningThreshold(models.Model):
@@ -100,10 +129,49 @@ class ScreeningThreshold(models.Model):
 
     town = models.ForeignKey("core.Town", on_delete=models.CASCADE, related_name="thresholds")
     parameter = models.CharField(max_length=40)
-    operator = models.CharField(max_length=2, choices=[(">", "above"), ("<", "below")])
+    operator = models.CharField(
+        max_length=2,
+        choices=[(">", "above"), (">=", "at or above"), ("<", "below"), ("<=", "at or below")],
+    )
     value = models.FloatField()
     unit = models.CharField(max_length=20)
     source = models.CharField(max_length=200)
+    to_be_confirmed = models.BooleanField(
+        default=True, help_text="a default the town has not yet confirmed"
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["town", "parameter"], name="one_threshold_per_parameter_in_town"
+            )
+        ]
+        ordering = ["parameter"]
+
+
+class ScreeningSetting(models.Model):
+    """A number of the town's screening practice (e.g. the dry-weather window), with its source."""
+
+    class Key(models.TextChoices):
+        DRY_WEATHER_HOURS = "dry_weather_hours", "Dry-weather window after rain"
+        INVESTIGATION_DAYS = (
+            "catchment_investigation_days",
+            "Catchment investigation open at most",
+        )
+
+    town = models.ForeignKey(
+        "core.Town", on_delete=models.CASCADE, related_name="screening_settings"
+    )
+    key = models.CharField(max_length=40, choices=Key.choices)
+    value = models.FloatField()
+    unit = models.CharField(max_length=20)
+    source = models.CharField(max_length=300)
+    to_be_confirmed = models.BooleanField(default=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["town", "key"], name="one_screening_setting_per_key")
+        ]
 
 
 class CatchmentInvestigation(models.Model):
@@ -119,3 +187,20 @@ class CatchmentInvestigation(models.Model):
     reason = models.TextField()
     findings = models.TextField(blank=True)
     closed_on = models.DateField(null=True, blank=True)
+    visit = models.ForeignKey(
+        ScreeningVisit,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="catchment_investigations",
+    )
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True
+    )
+
+    class Meta:
+        ordering = ["-opened_on", "-id"]
+
+    @property
+    def number(self) -> str:
+        return f"CI-{self.pk}"

@@ -1,0 +1,128 @@
+"""The storm drain system's clocks for the shared deadlines dashboard: screening rounds not yet
+finished by their end date, and catchment investigations open longer than the town allows.
+
+Neither date is fixed by the bylaw: a round's end date is the Department's schedule, and the
+period for a catchment investigation is a town setting with its source (§ 267-6). No date
+moves for weekends or holidays, since no act is due by law on it; `raw_due` equals `due`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from django.urls import reverse
+
+from outfall.web.apps.assets import selectors as sel
+from outfall.web.apps.assets.screening import INVESTIGATION_DAYS
+from outfall.web.apps.deadlines.selectors import ClockState, clock_state
+
+CLOCK_KINDS = {
+    "screening_round_due": "Screening round to be finished",
+    "catchment_investigation_due": "Catchment investigation open past the town's period",
+}
+
+
+@dataclass(frozen=True)
+class AssetClock:
+    key: str
+    ref: str
+    town_slug: str
+    case_number: str
+    case_title: str
+    case_url: str
+    due: dt.date
+    citation: str
+    explanation: str
+    days_left: int
+    state: ClockState
+    moved_because: str | None = None
+
+    @property
+    def raw_due(self) -> dt.date:
+        return self.due
+
+    @property
+    def label(self) -> str:
+        return CLOCK_KINDS[self.key]
+
+    @property
+    def uid(self) -> str:
+        return f"{self.town_slug}-assets-{self.key}-{self.ref}@outfall"
+
+    def as_dict(self) -> dict:
+        return {
+            "uid": self.uid,
+            "key": self.key,
+            "label": self.label,
+            "case_number": self.case_number,
+            "case_title": self.case_title,
+            "case_url": self.case_url,
+            "due": self.due.isoformat(),
+            "raw_due": self.raw_due.isoformat(),
+            "moved_because": self.moved_because,
+            "citation": self.citation,
+            "explanation": self.explanation,
+            "days_left": self.days_left,
+            "state": self.state.value,
+        }
+
+
+def _clock(key, ref, town, number, title, url, due, citation, explanation, today) -> AssetClock:
+    days_left = (due - today).days
+    return AssetClock(
+        key=key,
+        ref=str(ref),
+        town_slug=town.slug,
+        case_number=number,
+        case_title=title,
+        case_url=url,
+        due=due,
+        citation=citation,
+        explanation=explanation,
+        days_left=days_left,
+        state=clock_state(key, days_left),
+    )
+
+
+def clock_list_visible_to(user, *, today: dt.date) -> list[AssetClock]:
+    """Open screening rounds and catchment investigations of the towns the user works in."""
+    out: list[AssetClock] = []
+    for r in sel.round_list_visible_to(user):
+        left = sel.round_unvisited(r)
+        if left == 0:
+            continue
+        out.append(
+            _clock(
+                "screening_round_due",
+                r.pk,
+                r.town,
+                f"Round {r.name}",
+                f"{left} of {r.outfall_count} outfall(s) not yet visited",
+                reverse("assets:round", args=[r.pk]),
+                r.ends_on,
+                "§ 267-1",
+                "The Department's schedule for this dry-weather screening round.",
+                today,
+            )
+        )
+    periods: dict[int, object] = {}
+    for ci in sel.catchment_list_visible_to(user).filter(closed_on=None):
+        period = periods.get(ci.town_id)
+        if period is None:
+            period = periods[ci.town_id] = sel.setting_get(ci.town, INVESTIGATION_DAYS)
+        out.append(
+            _clock(
+                "catchment_investigation_due",
+                ci.pk,
+                ci.town,
+                ci.number,
+                f"Catchment of {ci.outfall.asset_id}",
+                reverse("assets:catchment", args=[ci.pk]),
+                ci.opened_on + dt.timedelta(days=int(period.value)),
+                "§ 267-7B",
+                f"Open at most {period.value:g} {period.unit} ({period.source}).",
+                today,
+            )
+        )
+    return sorted(out, key=lambda c: (c.due, c.uid))

@@ -1,0 +1,262 @@
+"""The inventory as GeoJSON (RFC 7946): a FeatureCollection of the town's structures, and the
+reading of one back, every mistake reported with the feature's index and the property.
+
+Structures are Points ([longitude, latitude]). Pipes and ditches may be LineStrings: their first
+vertex is kept as the structure's location and the whole line in `properties["geometry"]`, so
+an export gives the line back. Properties this project does not know are kept as they came.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+
+from outfall.web.apps.assets.models import Asset
+
+KINDS = frozenset(Asset.Kind.values)
+CONDITIONS = frozenset(Asset.Condition.values)
+LINE_KINDS = frozenset({Asset.Kind.PIPE.value, Asset.Kind.DITCH.value})
+TEXT_FIELDS = {
+    "name": 200,
+    "receiving_water": 200,
+    "catchment": 100,
+    "material": 60,
+    "notes": 100_000,
+}
+KNOWN = {"asset_id", "kind", "condition", "size_in", "active", "downstream", *TEXT_FIELDS}
+
+
+class ImportRefused(Exception):
+    """The file was not imported; each error names the feature (by index) and the property."""
+
+    def __init__(self, errors: list[str]):
+        self.errors = errors
+        super().__init__("; ".join(errors))
+
+
+@dataclass
+class AssetRow:
+    """One feature, read and checked, ready to be written."""
+
+    index: int
+    asset_id: str
+    kind: str
+    latitude: float
+    longitude: float
+    values: dict = field(default_factory=dict)
+    downstream: str = ""
+
+
+def asset_feature(asset: Asset) -> dict:
+    """One structure as a GeoJSON Feature (a LineString where one was imported)."""
+    extra = dict(asset.properties or {})
+    geometry = extra.pop("geometry", None) or {
+        "type": "Point",
+        "coordinates": [asset.longitude, asset.latitude],
+    }
+    properties = {
+        **extra,
+        "asset_id": asset.asset_id,
+        "kind": asset.kind,
+        "name": asset.name,
+        "receiving_water": asset.receiving_water,
+        "catchment": asset.catchment,
+        "condition": asset.condition,
+        "material": asset.material,
+        "size_in": asset.size_in,
+        "notes": asset.notes,
+        "active": asset.active,
+        "downstream": asset.downstream.asset_id if asset.downstream_id else "",
+    }
+    return {"type": "Feature", "id": asset.asset_id, "geometry": geometry, "properties": properties}
+
+
+def feature_collection(assets, *, town_slug: str = "") -> dict:
+    out = {"type": "FeatureCollection", "features": [asset_feature(a) for a in assets]}
+    if town_slug:
+        out["outfall"] = {"town": town_slug, "kind": "MS4 inventory"}
+    return out
+
+
+def load_text(raw: bytes) -> dict:
+    """The decoded JSON object of an upload, or ImportRefused naming what is wrong with it."""
+    try:
+        data = json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise ImportRefused(["The file is not UTF-8 text; GeoJSON is UTF-8 JSON."]) from None
+    except json.JSONDecodeError as exc:
+        raise ImportRefused(
+            [f"The file is not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})."]
+        ) from None
+    return data
+
+
+def read_feature_collection(data) -> list[AssetRow]:
+    """Check every feature; return the rows, or raise ImportRefused with every error found."""
+    if not isinstance(data, dict) or data.get("type") != "FeatureCollection":
+        raise ImportRefused(
+            ['The file is not a GeoJSON FeatureCollection ("type" must be "FeatureCollection").']
+        )
+    features = data.get("features")
+    if not isinstance(features, list):
+        raise ImportRefused(['The FeatureCollection has no "features" list.'])
+    if not features:
+        raise ImportRefused(["The FeatureCollection has no features."])
+    errors: list[str] = []
+    rows: list[AssetRow] = []
+    seen: dict[str, int] = {}
+    for index, feature in enumerate(features):
+        row = _read_feature(index, feature, errors)
+        if row is None:
+            continue
+        if row.asset_id in seen:
+            errors.append(
+                f"Feature {index}, property 'asset_id': {row.asset_id!r} is also feature "
+                f"{seen[row.asset_id]}'s identifier."
+            )
+            continue
+        seen[row.asset_id] = index
+        rows.append(row)
+    for row in rows:
+        if row.downstream and row.downstream == row.asset_id:
+            errors.append(
+                f"Feature {row.index}, property 'downstream': a structure cannot drain to itself."
+            )
+    if errors:
+        raise ImportRefused(errors)
+    return rows
+
+
+def _read_feature(index: int, feature, errors: list[str]) -> AssetRow | None:
+    def err(prop: str, why: str) -> None:
+        errors.append(f"Feature {index}, property '{prop}': {why}")
+
+    if not isinstance(feature, dict) or feature.get("type") != "Feature":
+        errors.append(f"Feature {index}: is not a GeoJSON Feature.")
+        return None
+    props = feature.get("properties")
+    if props is None:
+        props = {}
+    if not isinstance(props, dict):
+        err("properties", "must be an object.")
+        return None
+    before = len(errors)
+    asset_id = props.get("asset_id", feature.get("id"))
+    if isinstance(asset_id, int | float) and not isinstance(asset_id, bool):
+        asset_id = str(asset_id)
+    if not isinstance(asset_id, str) or not asset_id.strip():
+        err("asset_id", f"{asset_id!r} is missing or empty; each structure needs the town's id.")
+        asset_id = ""
+    elif len(asset_id.strip()) > 40:
+        err("asset_id", f"{asset_id!r} is longer than 40 characters.")
+    asset_id = (asset_id or "").strip()
+    kind = props.get("kind")
+    if kind not in KINDS:
+        err("kind", f"{kind!r} is not a kind of MS4 structure (one of {', '.join(sorted(KINDS))}).")
+    values: dict = {}
+    condition = props.get("condition") or "unknown"
+    if condition not in CONDITIONS:
+        err(
+            "condition",
+            f"{condition!r} is not a condition (one of {', '.join(sorted(CONDITIONS))}).",
+        )
+    values["condition"] = condition
+    for name, limit in TEXT_FIELDS.items():
+        value = props.get(name)
+        if value is None:
+            values[name] = ""
+        elif not isinstance(value, str):
+            err(name, f"{value!r} must be text.")
+        elif len(value) > limit:
+            err(name, f"is longer than {limit} characters.")
+        else:
+            values[name] = value.strip()
+    size = props.get("size_in")
+    if size in (None, ""):
+        values["size_in"] = None
+    elif (
+        isinstance(size, bool)
+        or not isinstance(size, int | float)
+        or not math.isfinite(size)
+        or size <= 0
+    ):
+        err("size_in", f"{size!r} must be a positive number of inches.")
+    else:
+        values["size_in"] = float(size)
+    active = props.get("active", True)
+    if not isinstance(active, bool):
+        err("active", f"{active!r} must be true or false.")
+    values["active"] = active
+    downstream = props.get("downstream") or ""
+    if not isinstance(downstream, str):
+        err("downstream", f"{downstream!r} must be the asset_id of the structure it drains to.")
+        downstream = ""
+    point, line = _read_geometry(index, feature.get("geometry"), kind, errors)
+    if len(errors) > before or point is None:
+        return None
+    extra = {k: v for k, v in props.items() if k not in KNOWN and k != "geometry"}
+    if line is not None:
+        extra["geometry"] = line
+    values["properties"] = extra
+    return AssetRow(
+        index=index,
+        asset_id=asset_id,
+        kind=kind,
+        latitude=point[1],
+        longitude=point[0],
+        values=values,
+        downstream=downstream.strip(),
+    )
+
+
+def _position(value) -> tuple[float, float] | None:
+    if not isinstance(value, list | tuple) or len(value) < 2:
+        return None
+    lon, lat = value[0], value[1]
+    for v in (lon, lat):
+        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+            return None
+    if not (-180 <= lon <= 180 and -90 <= lat <= 90):
+        return None
+    return float(lon), float(lat)
+
+
+def _read_geometry(index, geometry, kind, errors):
+    where = f"Feature {index}, property 'geometry'"
+    if not isinstance(geometry, dict):
+        errors.append(f"{where}: is missing; each structure needs its location.")
+        return None, None
+    gtype = geometry.get("type")
+    coords = geometry.get("coordinates")
+    if gtype == "Point":
+        point = _position(coords)
+        if point is None:
+            errors.append(
+                f"{where}: {coords!r} is not a position [longitude, latitude] within "
+                "[-180, 180] and [-90, 90]."
+            )
+        return point, None
+    if gtype == "LineString":
+        if kind not in LINE_KINDS:
+            errors.append(
+                f"{where}: a LineString is allowed only for pipes and ditches, not {kind!r}."
+            )
+            return None, None
+        if not isinstance(coords, list) or len(coords) < 2:
+            errors.append(f"{where}: a LineString needs at least two positions.")
+            return None, None
+        points = [_position(c) for c in coords]
+        bad = [i for i, p in enumerate(points) if p is None]
+        if bad:
+            errors.append(
+                f"{where}: vertex {bad[0]} is not a position [longitude, latitude] within "
+                "[-180, 180] and [-90, 90]."
+            )
+            return None, None
+        line = {"type": "LineString", "coordinates": [list(p) for p in points]}
+        return points[0], line
+    errors.append(
+        f"{where}: type {gtype!r} is not supported (Point, or LineString for pipes and ditches)."
+    )
+    return None, None

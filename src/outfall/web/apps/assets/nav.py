@@ -1,0 +1,8 @@
+"""The storm drain system's entries on the DPW index page: (label, url name, policy action)."""
+
+NAV = [
+    ("Storm drain system (MS4 inventory)", "assets:inventory", "asset.view"),
+    ("Map of the storm drain system", "assets:map", "asset.view"),
+    ("Dry-weather outfall screening", "assets:screening", "screening.view"),
+    ("Catchment investigations", "assets:catchments", "catchment.view"),
+]

@@ -1,0 +1,228 @@
+"""Reads of the storm drain system, always through what the user may see (DPW staff of the
+structure's town, § 267-5), and the town's screening numbers with their sources (§ 267-6).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Count, Prefetch, Q, QuerySet
+from django.http import Http404
+
+from outfall.web.apps.assets import policy
+from outfall.web.apps.assets.models import (
+    Asset,
+    CatchmentInvestigation,
+    SampleResult,
+    ScreeningRound,
+    ScreeningSetting,
+    ScreeningThreshold,
+    ScreeningVisit,
+)
+from outfall.web.apps.assets.screening import (
+    DEFAULT_SETTINGS,
+    DEFAULT_THRESHOLDS,
+    Setting,
+    Threshold,
+)
+from outfall.web.apps.audit.selectors import audit_list_for_case
+from outfall.web.apps.core.permissions import towns_with_role
+
+SCREENED_KINDS = (Asset.Kind.OUTFALL.value, Asset.Kind.INTERCONNECTION.value)
+
+
+def _towns(user, action: str) -> list[int]:
+    return towns_with_role(user, policy.roles_for(action))
+
+
+def asset_list_visible_to(user, town=None) -> QuerySet[Asset]:
+    """The structures of the towns where the user is DPW staff; nothing for anyone else."""
+    qs = Asset.objects.filter(town_id__in=_towns(user, "asset.view"))
+    if town is not None:
+        qs = qs.filter(town=town)
+    return qs.select_related("town", "downstream")
+
+
+def asset_get(user, pk: int) -> Asset:
+    """One structure the user may see; 404 otherwise (never reveal that it exists)."""
+    try:
+        return asset_list_visible_to(user).get(pk=pk)
+    except Asset.DoesNotExist:
+        raise Http404("No such structure") from None
+
+
+@dataclass(frozen=True)
+class AssetFilter:
+    """What the inventory list is narrowed to; empty means any."""
+
+    q: str = ""
+    kind: str = ""
+    condition: str = ""
+    catchment: str = ""
+    receiving_water: str = ""
+    active: str = ""
+
+    def as_query(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if v}
+
+
+def asset_search(user, town, filters: AssetFilter | None = None) -> QuerySet[Asset]:
+    f = filters or AssetFilter()
+    qs = asset_list_visible_to(user, town)
+    if f.q:
+        qs = qs.filter(
+            Q(asset_id__icontains=f.q) | Q(name__icontains=f.q) | Q(notes__icontains=f.q)
+        )
+    if f.kind:
+        qs = qs.filter(kind=f.kind)
+    if f.condition:
+        qs = qs.filter(condition=f.condition)
+    if f.catchment:
+        qs = qs.filter(catchment__iexact=f.catchment)
+    if f.receiving_water:
+        qs = qs.filter(receiving_water__icontains=f.receiving_water)
+    if f.active:
+        qs = qs.filter(active=f.active == "yes")
+    return qs
+
+
+def asset_choices(user, town) -> dict[str, list[str]]:
+    """The catchments and receiving waters in use, for the filter lists."""
+    qs = asset_list_visible_to(user, town)
+    return {
+        "catchments": sorted(set(qs.exclude(catchment="").values_list("catchment", flat=True))),
+        "receiving_waters": sorted(
+            set(qs.exclude(receiving_water="").values_list("receiving_water", flat=True))
+        ),
+    }
+
+
+def asset_history(asset: Asset):
+    """The structure's audit timeline: created, edited, condition changes, visits."""
+    return audit_list_for_case(asset)
+
+
+def asset_record(asset: Asset) -> dict:
+    """What the structure's page shows besides its facts."""
+    return {
+        "history": asset_history(asset),
+        "visits": asset.visits.select_related("round", "inspector")[:50],
+        "investigations": asset.catchment_investigations.all(),
+        "upstream": asset.upstream.all().order_by("asset_id"),
+    }
+
+
+# ------------------------------------------------------------------ the town's numbers
+
+
+def threshold_map(town) -> dict[str, Threshold]:
+    """The town's thresholds by parameter: its own rows over the sourced defaults."""
+    out = dict(DEFAULT_THRESHOLDS)
+    for t in ScreeningThreshold.objects.filter(town=town):
+        out[t.parameter] = Threshold(
+            t.parameter, t.operator, t.value, t.unit, t.source, t.to_be_confirmed
+        )
+    return out
+
+
+def setting_get(town, key: str) -> Setting:
+    """One number of the town's screening practice: its own row, else the sourced default."""
+    row = ScreeningSetting.objects.filter(town=town, key=key).first()
+    if row is None:
+        return DEFAULT_SETTINGS[key]
+    return Setting(row.key, row.value, row.unit, row.source, row.to_be_confirmed)
+
+
+def setting_map(town) -> dict[str, Setting]:
+    return {key: setting_get(town, key) for key in DEFAULT_SETTINGS}
+
+
+# ------------------------------------------------------------------ screening
+
+
+def round_list_visible_to(user, town=None) -> QuerySet[ScreeningRound]:
+    qs = ScreeningRound.objects.filter(town_id__in=_towns(user, "screening.view"))
+    if town is not None:
+        qs = qs.filter(town=town)
+    return qs.select_related("town").annotate(outfall_count=Count("outfalls", distinct=True))
+
+
+def round_get(user, pk: int) -> ScreeningRound:
+    try:
+        return round_list_visible_to(user).get(pk=pk)
+    except ScreeningRound.DoesNotExist:
+        raise Http404("No such screening round") from None
+
+
+@dataclass(frozen=True)
+class RoundStop:
+    outfall: Asset
+    visits: list
+
+
+def round_progress(screening_round: ScreeningRound) -> list[RoundStop]:
+    """Each outfall of the round with the round's visits to it, in identifier order."""
+    visits: dict[int, list] = {}
+    for v in screening_round.visits.select_related("inspector").order_by("visited_at"):
+        visits.setdefault(v.asset_id, []).append(v)
+    return [
+        RoundStop(o, visits.get(o.pk, [])) for o in screening_round.outfalls.order_by("asset_id")
+    ]
+
+
+def round_unvisited(screening_round: ScreeningRound) -> int:
+    return sum(1 for stop in round_progress(screening_round) if not stop.visits)
+
+
+def visit_get(user, pk: int) -> ScreeningVisit:
+    try:
+        return (
+            ScreeningVisit.objects.filter(asset__town_id__in=_towns(user, "screening.view"))
+            .select_related("asset", "asset__town", "round", "inspector")
+            .prefetch_related(Prefetch("samples", SampleResult.objects.order_by("id")))
+            .get(pk=pk)
+        )
+    except ScreeningVisit.DoesNotExist:
+        raise Http404("No such screening visit") from None
+
+
+def visit_list_needing_follow_up(user, town) -> QuerySet[ScreeningVisit]:
+    """Visits flagged for follow-up whose outfall has no catchment investigation since."""
+    return (
+        ScreeningVisit.objects.filter(
+            asset__town=town,
+            asset__town_id__in=_towns(user, "screening.view"),
+            follow_up_needed=True,
+            catchment_investigations=None,
+        )
+        .select_related("asset")
+        .order_by("-visited_at")
+    )
+
+
+def screenable_outfalls(town) -> QuerySet[Asset]:
+    return Asset.objects.filter(town=town, kind__in=SCREENED_KINDS, active=True)
+
+
+# ------------------------------------------------------------------ catchment investigations
+
+
+def catchment_list_visible_to(user, town=None) -> QuerySet[CatchmentInvestigation]:
+    qs = CatchmentInvestigation.objects.filter(town_id__in=_towns(user, "catchment.view"))
+    if town is not None:
+        qs = qs.filter(town=town)
+    return qs.select_related("town", "outfall", "visit")
+
+
+def catchment_get(user, pk: int) -> CatchmentInvestigation:
+    try:
+        return catchment_list_visible_to(user).get(pk=pk)
+    except CatchmentInvestigation.DoesNotExist:
+        raise Http404("No such catchment investigation") from None
+
+
+def catchment_record(ci: CatchmentInvestigation) -> dict:
+    return {
+        "history": audit_list_for_case(ci),
+        "idde_investigations": ci.investigation_set.order_by("number"),
+    }

@@ -1,0 +1,657 @@
+"""Writes for the storm drain system: the MS4 inventory (§ 267-5) with its GeoJSON import,
+dry-weather outfall screening (§ 267-1: find what enters the system), the town's screening
+numbers (§ 267-6) and the catchment investigations screening leads to (§ 267-7B).
+
+Every service is atomic, takes `actor=`, checks the policy, and audits under its section in the
+same transaction. Changes to a structure, its condition and its visits are audited with the
+structure as the case, so its page shows its history.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import math
+
+from django.db import transaction
+from django.utils import timezone
+
+from outfall.kernel.errors import InputError
+from outfall.web.apps.assets import policy
+from outfall.web.apps.assets.geojson import ImportRefused, load_text, read_feature_collection
+from outfall.web.apps.assets.models import (
+    Asset,
+    CatchmentInvestigation,
+    SampleResult,
+    ScreeningRound,
+    ScreeningSetting,
+    ScreeningThreshold,
+    ScreeningVisit,
+)
+from outfall.web.apps.assets.screening import (
+    DEFAULT_SETTINGS,
+    DRY_WEATHER_HOURS,
+    OPERATORS,
+    PARAMETERS,
+    ResultSeen,
+    check_dry_weather,
+    check_result_value,
+    exceeds,
+    follow_up_reasons,
+)
+from outfall.web.apps.assets.selectors import SCREENED_KINDS, setting_get, threshold_map
+from outfall.web.apps.audit.services import audit_record
+
+INVENTORY = "§ 267-5"
+SCREENING = "§ 267-1"
+RULES = "§ 267-6"
+CATCHMENT = "§ 267-7B"
+
+ASSET_FIELDS = (
+    "kind",
+    "name",
+    "latitude",
+    "longitude",
+    "receiving_water",
+    "catchment",
+    "condition",
+    "material",
+    "size_in",
+    "downstream",
+    "notes",
+    "active",
+)
+
+
+def _check_location(latitude: float, longitude: float) -> None:
+    for name, value, limit in (("latitude", latitude, 90), ("longitude", longitude, 180)):
+        if value is None or not math.isfinite(value) or not -limit <= value <= limit:
+            raise InputError(name, value, f"must be between -{limit} and {limit} degrees")
+
+
+def _check_asset(town, values: dict, asset: Asset | None = None) -> None:
+    if values.get("kind") not in Asset.Kind.values:
+        raise InputError("kind", values.get("kind"), "is not a kind of MS4 structure")
+    if values.get("condition") not in Asset.Condition.values:
+        raise InputError("condition", values.get("condition"), "is not a condition")
+    _check_location(values.get("latitude"), values.get("longitude"))
+    size = values.get("size_in")
+    if size is not None and (not math.isfinite(size) or size <= 0):
+        raise InputError("size_in", size, "must be a positive number of inches")
+    downstream = values.get("downstream")
+    if downstream is not None:
+        if downstream.town_id != town.pk:
+            raise InputError("downstream", downstream.asset_id, "is not a structure of this town")
+        if asset is not None and _drains_back_to(downstream, asset):
+            raise InputError(
+                "downstream", downstream.asset_id, f"drains (in the end) to {asset.asset_id}"
+            )
+
+
+def _drains_back_to(start: Asset, target: Asset) -> bool:
+    seen = set()
+    node = start
+    while node is not None and node.pk not in seen:
+        if node.pk == target.pk:
+            return True
+        seen.add(node.pk)
+        node = node.downstream
+    return False
+
+
+def _value_text(value) -> str:
+    if isinstance(value, Asset):
+        return value.asset_id
+    return "" if value is None else str(value)
+
+
+def asset_create(town, *, asset_id: str, actor, **values) -> Asset:
+    """Add a structure to the town's inventory."""
+    policy.require(actor, "asset.edit", town=town)
+    asset_id = (asset_id or "").strip()
+    if not asset_id:
+        raise InputError("asset_id", asset_id, "is required (the town's identifier)")
+    values.setdefault("condition", Asset.Condition.UNKNOWN.value)
+    _check_asset(town, values)
+    with transaction.atomic():
+        if Asset.objects.filter(town=town, asset_id=asset_id).exists():
+            raise InputError("asset_id", asset_id, "is already a structure of this town")
+        asset = Asset.objects.create(town=town, asset_id=asset_id, **values)
+        audit_record(
+            actor=actor,
+            town=town,
+            action="asset.create",
+            section=INVENTORY,
+            summary=f"{asset.get_kind_display()} {asset_id} added to the inventory "
+            f"(condition {asset.get_condition_display().lower()}).",
+            obj=asset,
+            changes={k: _value_text(values.get(k)) for k in ASSET_FIELDS if k in values},
+        )
+    return asset
+
+
+def asset_update(asset: Asset, *, actor, **values) -> Asset:
+    """Change a structure; a change of condition is its own event in the history."""
+    policy.require(actor, "asset.edit", asset)
+    with transaction.atomic():
+        asset = Asset.objects.select_for_update().get(pk=asset.pk)
+        merged = {k: getattr(asset, k) for k in ASSET_FIELDS}
+        merged.update(values)
+        _check_asset(asset.town, merged, asset)
+        _apply(asset, values, actor, how="edited")
+    return asset
+
+
+def _apply(asset: Asset, values: dict, actor, *, how: str) -> dict:
+    """Write the changed fields and audit them (condition separately); return the changes."""
+    changes = {}
+    for k, v in values.items():
+        old = getattr(asset, k)
+        if old != v:
+            changes[k] = {"from": _value_text(old), "to": _value_text(v)}
+            setattr(asset, k, v)
+    if not changes:
+        return changes
+    asset.save()
+    condition = changes.pop("condition", None)
+    if condition:
+        labels = dict(Asset.Condition.choices)
+        audit_record(
+            actor=actor,
+            town=asset.town,
+            action="asset.condition",
+            section=INVENTORY,
+            summary=f"Condition {labels[condition['from']].lower()} → "
+            f"{labels[condition['to']].lower()}.",
+            obj=asset,
+            changes={"condition": condition},
+        )
+    if changes:
+        audit_record(
+            actor=actor,
+            town=asset.town,
+            action="asset.update",
+            section=INVENTORY,
+            summary=f"{how.capitalize()}: {', '.join(sorted(changes))}.",
+            obj=asset,
+            changes=changes,
+        )
+    if condition:
+        changes["condition"] = condition
+    return changes
+
+
+def asset_import_geojson(town, raw: bytes, *, actor, filename: str = "") -> dict:
+    """Import a GeoJSON FeatureCollection into the town's inventory, all or nothing.
+
+    New identifiers are created, known ones updated (a condition change is its own event);
+    `downstream` may name a structure of the file or one already held. Raises ImportRefused
+    with every error, each naming the feature's index and the property; nothing is written then.
+    """
+    policy.require(actor, "asset.import", town=town)
+    rows = read_feature_collection(load_text(raw))
+    digest = hashlib.sha256(raw).hexdigest()
+    with transaction.atomic():
+        existing = {a.asset_id: a for a in Asset.objects.select_for_update().filter(town=town)}
+        in_file = {r.asset_id for r in rows}
+        errors = [
+            f"Feature {r.index}, property 'downstream': {r.downstream!r} is neither in the file "
+            "nor in the town's inventory."
+            for r in rows
+            if r.downstream and r.downstream not in in_file and r.downstream not in existing
+        ]
+        if errors:
+            raise ImportRefused(errors)
+        created = updated = 0
+        for r in rows:
+            values = {"kind": r.kind, "latitude": r.latitude, "longitude": r.longitude}
+            values.update(r.values)
+            asset = existing.get(r.asset_id)
+            if asset is None:
+                asset = Asset.objects.create(town=town, asset_id=r.asset_id, **values)
+                existing[r.asset_id] = asset
+                created += 1
+                audit_record(
+                    actor=actor,
+                    town=town,
+                    action="asset.import",
+                    section=INVENTORY,
+                    summary=f"{asset.get_kind_display()} {asset.asset_id} added by GeoJSON import"
+                    f"{f' ({filename})' if filename else ''}.",
+                    obj=asset,
+                    changes={"file_sha256": digest, "feature": r.index},
+                )
+            elif _apply(asset, values, actor, how=f"updated by GeoJSON import (feature {r.index})"):
+                updated += 1
+        for r in rows:
+            asset = existing[r.asset_id]
+            target = existing.get(r.downstream) if r.downstream else None
+            if asset.downstream_id != (target.pk if target else None):
+                if target is not None and _drains_back_to(target, asset):
+                    raise ImportRefused(
+                        [
+                            f"Feature {r.index}, property 'downstream': {r.downstream!r} drains "
+                            f"(in the end) back to {r.asset_id}."
+                        ]
+                    )
+                _apply(asset, {"downstream": target}, actor, how="linked by GeoJSON import")
+        summary = {
+            "features": len(rows),
+            "created": created,
+            "updated": updated,
+            "unchanged": len(rows) - created - updated,
+            "sha256": digest,
+        }
+        audit_record(
+            actor=actor,
+            town=town,
+            action="asset.import_file",
+            section=INVENTORY,
+            summary=f"GeoJSON import{f' of {filename}' if filename else ''}: {len(rows)} "
+            f"feature(s), {created} new, {updated} updated.",
+            obj=town,
+            changes=summary,
+        )
+    return summary
+
+
+# ------------------------------------------------------------------ the town's numbers
+
+
+def threshold_set(
+    town, *, parameter: str, operator: str, value: float, unit: str, source: str, actor
+) -> ScreeningThreshold:
+    """Set (or confirm) the town's threshold for a parameter, with its source."""
+    policy.require(actor, "screening.settings", town=town)
+    if parameter not in PARAMETERS:
+        raise InputError("parameter", parameter, "is not a screening parameter")
+    if operator not in OPERATORS:
+        raise InputError("operator", operator, f"expected one of {', '.join(OPERATORS)}")
+    check_result_value(parameter, value)
+    if not (source or "").strip():
+        raise InputError("source", source, "is required: where the number comes from", RULES)
+    with transaction.atomic():
+        row, created = ScreeningThreshold.objects.update_or_create(
+            town=town,
+            parameter=parameter,
+            defaults={
+                "operator": operator,
+                "value": value,
+                "unit": unit.strip(),
+                "source": source.strip(),
+                "to_be_confirmed": False,
+            },
+        )
+        audit_record(
+            actor=actor,
+            town=town,
+            action="screening.threshold",
+            section=RULES,
+            summary=f"Threshold for {PARAMETERS[parameter].label}: {OPERATORS[operator][0]} "
+            f"{value:g} {unit} ({source.strip()}).",
+            obj=row,
+            case=town,
+            changes={"created": created},
+        )
+    return row
+
+
+def setting_set(town, *, key: str, value: float, source: str, actor) -> ScreeningSetting:
+    """Set (or confirm) a number of the town's screening practice, with its source."""
+    policy.require(actor, "screening.settings", town=town)
+    if key not in DEFAULT_SETTINGS:
+        raise InputError("key", key, "is not a screening setting")
+    if not math.isfinite(value) or value <= 0:
+        raise InputError("value", value, "must be a positive number")
+    if not (source or "").strip():
+        raise InputError("source", source, "is required: where the number comes from", RULES)
+    unit = DEFAULT_SETTINGS[key].unit
+    with transaction.atomic():
+        row, _ = ScreeningSetting.objects.update_or_create(
+            town=town,
+            key=key,
+            defaults={
+                "value": value,
+                "unit": unit,
+                "source": source.strip(),
+                "to_be_confirmed": False,
+            },
+        )
+        audit_record(
+            actor=actor,
+            town=town,
+            action="screening.setting",
+            section=RULES,
+            summary=f"{row.get_key_display()}: {value:g} {unit} ({source.strip()}).",
+            obj=row,
+            case=town,
+        )
+    return row
+
+
+# ------------------------------------------------------------------ screening rounds and visits
+
+
+def round_schedule(
+    town, *, name: str, starts_on: dt.date, ends_on: dt.date, outfalls, actor, notes: str = ""
+) -> ScreeningRound:
+    """Schedule a round of dry-weather screening: the outfalls to visit between two dates."""
+    policy.require(actor, "screening.schedule", town=town)
+    if not (name or "").strip():
+        raise InputError("name", name, "is required")
+    if ends_on < starts_on:
+        raise InputError(
+            "ends_on", ends_on.isoformat(), f"is before the start ({starts_on.isoformat()})"
+        )
+    outfalls = list(outfalls)
+    if not outfalls:
+        raise InputError("outfalls", [], "a round visits at least one outfall")
+    wrong = [o.asset_id for o in outfalls if o.town_id != town.pk or o.kind not in SCREENED_KINDS]
+    if wrong:
+        raise InputError("outfalls", wrong, "only this town's outfalls and interconnections")
+    with transaction.atomic():
+        screening_round = ScreeningRound.objects.create(
+            town=town, name=name.strip(), starts_on=starts_on, ends_on=ends_on, notes=notes
+        )
+        screening_round.outfalls.set(outfalls)
+        audit_record(
+            actor=actor,
+            town=town,
+            action="screening.round",
+            section=SCREENING,
+            summary=f"Screening round {screening_round.name} scheduled "
+            f"{starts_on.isoformat()} to {ends_on.isoformat()}: {len(outfalls)} outfall(s).",
+            obj=screening_round,
+            changes={"outfalls": sorted(o.asset_id for o in outfalls)},
+        )
+    return screening_round
+
+
+OBSERVATIONS = ("odor", "color", "turbidity", "floatables", "deposits", "staining")
+
+
+def visit_record(
+    asset: Asset,
+    *,
+    visited_at: dt.datetime,
+    weather: str,
+    hours_since_rain: float | None,
+    flow: str,
+    actor,
+    screening_round: ScreeningRound | None = None,
+    notes: str = "",
+    **observations: str,
+) -> ScreeningVisit:
+    """Record a visit to an outfall; a dry-weather visit inside the town's window since rain is
+    refused, and flow in dry weather flags the visit for follow-up."""
+    policy.require(actor, "screening.record", asset)
+    unknown = set(observations) - set(OBSERVATIONS)
+    if unknown:
+        raise InputError("observations", sorted(unknown), "are not screening observations")
+    if asset.kind not in SCREENED_KINDS:
+        raise InputError("asset", asset.asset_id, "only outfalls and interconnections are screened")
+    if weather not in ScreeningVisit.Weather.values:
+        raise InputError("weather", weather, "expected dry or wet")
+    if flow not in ScreeningVisit.Flow.values:
+        raise InputError("flow", flow, f"expected one of {', '.join(ScreeningVisit.Flow.values)}")
+    window = setting_get(asset.town, DRY_WEATHER_HOURS)
+    if weather == ScreeningVisit.Weather.DRY:
+        check_dry_weather(hours_since_rain, window)
+    elif hours_since_rain is not None and (
+        not math.isfinite(hours_since_rain) or hours_since_rain < 0
+    ):
+        raise InputError("hours_since_rain", hours_since_rain, "must be zero or more hours")
+    if screening_round is not None:
+        if not screening_round.outfalls.filter(pk=asset.pk).exists():
+            raise InputError(
+                "asset", asset.asset_id, f"is not an outfall of round {screening_round.name}"
+            )
+        day = timezone.localdate(visited_at)
+        if not screening_round.starts_on <= day <= screening_round.ends_on:
+            raise InputError(
+                "visited_at",
+                day.isoformat(),
+                f"is outside round {screening_round.name} ({screening_round.starts_on.isoformat()}"
+                f" to {screening_round.ends_on.isoformat()})",
+            )
+    if visited_at > timezone.now():
+        raise InputError("visited_at", visited_at.isoformat(), "is in the future")
+    reasons = follow_up_reasons(weather, flow, [])
+    with transaction.atomic():
+        visit = ScreeningVisit.objects.create(
+            round=screening_round,
+            asset=asset,
+            visited_at=visited_at,
+            inspector=actor,
+            hours_since_rain=hours_since_rain,
+            weather=weather,
+            flow=flow,
+            notes=notes,
+            follow_up_needed=bool(reasons),
+            follow_up_reasons=reasons,
+            dry_weather_window=window.as_dict(),
+            **{k: (v or "").strip() for k, v in observations.items()},
+        )
+        audit_record(
+            actor=actor,
+            town=asset.town,
+            action="screening.visit",
+            section=SCREENING,
+            summary=f"{visit.get_weather_display()} visit on "
+            f"{timezone.localtime(visited_at):%Y-%m-%d %H:%M}: {visit.get_flow_display().lower()}"
+            f"{'; follow-up needed: ' + ' '.join(reasons) if reasons else ''}",
+            obj=visit,
+            case=asset,
+        )
+    return visit
+
+
+def sample_add(
+    visit: ScreeningVisit, *, parameter: str, value: float, unit: str, method: str, actor
+) -> SampleResult:
+    """Record a field or lab result, compare it with the town's threshold (kept with the
+    result as it stood), and flag the visit for follow-up on an exceedance."""
+    asset = visit.asset
+    policy.require(actor, "screening.record", asset)
+    if parameter not in PARAMETERS:
+        raise InputError("parameter", parameter, "is not a screening parameter")
+    if method not in ("field", "lab"):
+        raise InputError("method", method, "expected field or lab")
+    unit = (unit or PARAMETERS[parameter].unit).strip()
+    check_result_value(parameter, value)
+    threshold = threshold_map(asset.town).get(parameter)
+    over = exceeds(value, unit, threshold)
+    with transaction.atomic():
+        visit = ScreeningVisit.objects.select_for_update().get(pk=visit.pk)
+        sample = SampleResult.objects.create(
+            visit=visit,
+            parameter=parameter,
+            value=value,
+            unit=unit,
+            method=method,
+            exceeds_threshold=over,
+            threshold=threshold.as_dict() if threshold else {},
+            recorded_at=timezone.now(),
+            recorded_by=actor,
+        )
+        reasons = _visit_reasons(visit)
+        newly = [r for r in reasons if r not in visit.follow_up_reasons]
+        visit.follow_up_reasons = reasons
+        visit.follow_up_needed = bool(reasons)
+        visit.save(update_fields=["follow_up_reasons", "follow_up_needed"])
+        label = PARAMETERS[parameter].label
+        verdict = (
+            f"exceeds the town's threshold ({threshold.text})"
+            if over
+            else (f"within the threshold ({threshold.text})" if threshold else "no threshold set")
+        )
+        audit_record(
+            actor=actor,
+            town=asset.town,
+            action="screening.sample",
+            section=SCREENING,
+            summary=f"{method.capitalize()} result {label} {value:g} {unit}: {verdict}."
+            + (f" Follow-up needed: {' '.join(newly)}" if newly else ""),
+            obj=sample,
+            case=asset,
+            changes={"threshold": sample.threshold},
+        )
+    return sample
+
+
+def _visit_reasons(visit: ScreeningVisit) -> list[str]:
+    seen = []
+    for s in visit.samples.order_by("id"):
+        text = ""
+        if s.threshold:
+            text = f"{OPERATORS[s.threshold['operator']][0]} {s.threshold['value']:g} {s.threshold['unit']}"
+        seen.append(ResultSeen(s.parameter, s.value, s.unit, s.exceeds_threshold, text))
+    return follow_up_reasons(visit.weather, visit.flow, seen)
+
+
+# ------------------------------------------------------------------ catchment investigations
+
+
+def catchment_open(
+    outfall: Asset,
+    *,
+    opened_on: dt.date,
+    reason: str,
+    actor,
+    visit: ScreeningVisit | None = None,
+) -> CatchmentInvestigation:
+    """Open the investigation of an outfall's catchment (usually from a flagged visit)."""
+    policy.require(actor, "catchment.manage", outfall)
+    if outfall.kind not in SCREENED_KINDS:
+        raise InputError("outfall", outfall.asset_id, "is not an outfall or interconnection")
+    if visit is not None and visit.asset_id != outfall.pk:
+        raise InputError("visit", visit.pk, f"is not a visit to {outfall.asset_id}")
+    if visit is not None and opened_on < timezone.localdate(visit.visited_at):
+        raise InputError(
+            "opened_on",
+            opened_on.isoformat(),
+            f"is before the visit ({timezone.localdate(visit.visited_at).isoformat()})",
+        )
+    reason = (reason or "").strip() or (" ".join(visit.follow_up_reasons) if visit else "")
+    if not reason:
+        raise InputError("reason", reason, "is required: why the catchment is investigated")
+    with transaction.atomic():
+        Asset.objects.select_for_update().get(pk=outfall.pk)
+        already = CatchmentInvestigation.objects.filter(outfall=outfall, closed_on=None).first()
+        if already is not None:
+            raise InputError(
+                "outfall", outfall.asset_id, f"already has an open investigation ({already.number})"
+            )
+        ci = CatchmentInvestigation.objects.create(
+            town=outfall.town,
+            outfall=outfall,
+            opened_on=opened_on,
+            reason=reason,
+            visit=visit,
+            opened_by=actor,
+        )
+        audit_record(
+            actor=actor,
+            town=outfall.town,
+            action="catchment.open",
+            section=CATCHMENT,
+            summary=f"Catchment investigation {ci.number} of {outfall.asset_id} opened: {reason}",
+            obj=ci,
+        )
+        audit_record(
+            actor=actor,
+            town=outfall.town,
+            action="catchment.open",
+            section=CATCHMENT,
+            summary=f"Catchment investigation {ci.number} opened.",
+            obj=ci,
+            case=outfall,
+        )
+    return ci
+
+
+def _locked_open(ci: CatchmentInvestigation) -> CatchmentInvestigation:
+    ci = CatchmentInvestigation.objects.select_for_update().select_related("outfall").get(pk=ci.pk)
+    if ci.closed_on is not None:
+        raise InputError("investigation", ci.number, f"was closed on {ci.closed_on.isoformat()}")
+    return ci
+
+
+def catchment_findings_record(ci: CatchmentInvestigation, *, findings: str, actor):
+    """Record what the investigation has found so far (replaces the previous text; the history
+    keeps every version)."""
+    policy.require(actor, "catchment.manage", ci)
+    if not (findings or "").strip():
+        raise InputError("findings", findings, "is required")
+    with transaction.atomic():
+        ci = _locked_open(ci)
+        ci.findings = findings.strip()
+        ci.save(update_fields=["findings"])
+        audit_record(
+            actor=actor,
+            town=ci.town,
+            action="catchment.findings",
+            section=CATCHMENT,
+            summary=f"Findings: {ci.findings}",
+            obj=ci,
+        )
+    return ci
+
+
+def catchment_close(ci: CatchmentInvestigation, *, closed_on: dt.date, actor):
+    """Close the investigation; it must say what was found."""
+    policy.require(actor, "catchment.manage", ci)
+    with transaction.atomic():
+        ci = _locked_open(ci)
+        if not ci.findings.strip():
+            raise InputError("findings", "", "record the findings before closing", CATCHMENT)
+        if closed_on < ci.opened_on:
+            raise InputError(
+                "closed_on",
+                closed_on.isoformat(),
+                f"is before it opened ({ci.opened_on.isoformat()})",
+            )
+        ci.closed_on = closed_on
+        ci.save(update_fields=["closed_on"])
+        for case in (ci, ci.outfall):
+            audit_record(
+                actor=actor,
+                town=ci.town,
+                action="catchment.close",
+                section=CATCHMENT,
+                summary=f"Catchment investigation {ci.number} closed on {closed_on.isoformat()}.",
+                obj=ci,
+                case=case,
+            )
+    return ci
+
+
+def catchment_link_investigation(ci: CatchmentInvestigation, *, number: str, actor):
+    """Link the illicit-discharge investigation opened from this catchment investigation (the
+    link is the FK the investigation holds; nothing else of it is changed)."""
+    from outfall.web.apps.idde.models import Investigation
+
+    policy.require(actor, "catchment.manage", ci)
+    number = (number or "").strip()
+    with transaction.atomic():
+        try:
+            inv = Investigation.objects.select_for_update().get(town=ci.town, number=number)
+        except Investigation.DoesNotExist:
+            raise InputError(
+                "number", number, "is not an illicit-discharge investigation of this town"
+            ) from None
+        if inv.catchment_investigation_id not in (None, ci.pk):
+            raise InputError(
+                "number", number, f"is already linked to CI-{inv.catchment_investigation_id}"
+            )
+        inv.catchment_investigation = ci
+        inv.save(update_fields=["catchment_investigation"])
+        audit_record(
+            actor=actor,
+            town=ci.town,
+            action="catchment.link",
+            section=CATCHMENT,
+            summary=f"Illicit-discharge investigation {number} linked.",
+            obj=ci,
+        )
+    return inv

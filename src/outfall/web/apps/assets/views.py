@@ -1,0 +1,633 @@
+"""Pages of the storm drain system: the MS4 inventory (list, map, structure, GeoJSON import and
+export), dry-weather screening (rounds, visits, results, the town's thresholds) and catchment
+investigations. Staff-only: DPW staff and the DPW Director of the town (§ 267-5).
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.views.decorators.http import require_GET
+
+from outfall.kernel.errors import InputError
+from outfall.web.apps.assets import forms as f
+from outfall.web.apps.assets import selectors as sel
+from outfall.web.apps.assets import services as svc
+from outfall.web.apps.assets.geojson import ImportRefused, feature_collection
+from outfall.web.apps.assets.models import ScreeningSetting
+from outfall.web.apps.assets.policy import ACTIONS, can, require
+from outfall.web.apps.assets.screening import DEFAULT_SETTINGS, DRY_WEATHER_HOURS, PARAMETERS
+
+DEFAULT_TILES = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+DEFAULT_ATTRIBUTION = "© OpenStreetMap contributors"
+SHOWN = 500
+
+
+def _town(request):
+    town = getattr(request, "town", None)
+    if town is None:
+        raise Http404("No town")
+    return town
+
+
+def _form_page(
+    request,
+    form,
+    perform,
+    *,
+    title: str,
+    action: str,
+    back: str,
+    intro: str = "",
+    context: dict | None = None,
+):
+    """GET shows the form; POST runs `perform(cleaned_data) -> (message, url)` and redirects,
+    or re-renders the bound form with the service's error on its field (status 400)."""
+    import_errors: list[str] = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            message, url = perform(form.cleaned_data)
+        except InputError as exc:
+            form.add_input_error(exc)
+        except ImportRefused as exc:
+            import_errors = exc.errors
+        else:
+            messages.success(request, message)
+            return redirect(url)
+    page = {
+        "form": form,
+        "title": title,
+        "citation": ACTIONS[action].citation,
+        "intro": intro,
+        "back": back,
+        "import_errors": import_errors,
+        **(context or {}),
+    }
+    status = 400 if request.method == "POST" else 200
+    return render(request, "assets/form.html", page, status=status)
+
+
+# ------------------------------------------------------------------ inventory
+
+
+def _filters(request, town):
+    choices = sel.asset_choices(request.user, town)
+    form = f.AssetFilterForm(request.GET or None, catchments=choices["catchments"])
+    if not form.is_bound:
+        return form, sel.AssetFilter()
+    return form, (form.criteria() if form.is_valid() else None)
+
+
+@login_required
+@require_GET
+def inventory(request):
+    town = _town(request)
+    require(request.user, "asset.view", town=town)
+    form, criteria = _filters(request, town)
+    found = sel.asset_search(request.user, town, criteria) if criteria is not None else None
+    query = urlencode(criteria.as_query()) if criteria is not None else ""
+    return render(
+        request,
+        "assets/inventory.html",
+        {
+            "form": form,
+            "assets": found[:SHOWN] if found is not None else None,
+            "count": found.count() if found is not None else 0,
+            "shown": SHOWN,
+            "query": query,
+            "may_edit": can(request.user, "asset.edit", town=town),
+            "may_import": can(request.user, "asset.import", town=town),
+        },
+        status=200 if criteria is not None else 400,
+    )
+
+
+def _asset_values(data: dict) -> dict:
+    return {k: data.get(k) for k in svc.ASSET_FIELDS}
+
+
+@login_required
+def asset_new(request):
+    town = _town(request)
+    require(request.user, "asset.edit", town=town)
+    form = f.AssetForm(request.POST or None, town=town)
+
+    def perform(d):
+        asset = svc.asset_create(
+            town, asset_id=d["asset_id"], actor=request.user, **_asset_values(d)
+        )
+        return f"{asset.asset_id} added.", reverse("assets:detail", args=[asset.pk])
+
+    return _form_page(
+        request,
+        form,
+        perform,
+        title="Add a structure",
+        action="asset.edit",
+        back=reverse("assets:inventory"),
+    )
+
+
+@login_required
+def asset_detail(request, pk: int):
+    asset = sel.asset_get(request.user, pk)
+    require(request.user, "asset.view", asset)
+    return render(
+        request,
+        "assets/detail.html",
+        {
+            "asset": asset,
+            "record": sel.asset_record(asset),
+            "line": (asset.properties or {}).get("geometry"),
+            "extra": {k: v for k, v in (asset.properties or {}).items() if k != "geometry"},
+            "may_edit": can(request.user, "asset.edit", asset),
+            "may_screen": can(request.user, "screening.record", asset)
+            and asset.kind in sel.SCREENED_KINDS,
+            "may_investigate": can(request.user, "catchment.manage", asset)
+            and asset.kind in sel.SCREENED_KINDS,
+        },
+    )
+
+
+@login_required
+def asset_edit(request, pk: int):
+    asset = sel.asset_get(request.user, pk)
+    require(request.user, "asset.edit", asset)
+    initial = {k: getattr(asset, k) for k in svc.ASSET_FIELDS}
+    form = f.AssetForm(request.POST or None, town=asset.town, asset=asset, initial=initial)
+
+    def perform(d):
+        svc.asset_update(asset, actor=request.user, **_asset_values(d))
+        return f"{asset.asset_id} saved.", reverse("assets:detail", args=[asset.pk])
+
+    return _form_page(
+        request,
+        form,
+        perform,
+        title=f"Edit {asset.asset_id}",
+        action="asset.edit",
+        back=reverse("assets:detail", args=[asset.pk]),
+    )
+
+
+@login_required
+@require_GET
+def asset_map(request):
+    town = _town(request)
+    require(request.user, "asset.view", town=town)
+    form, criteria = _filters(request, town)
+    query = urlencode(criteria.as_query()) if criteria is not None else ""
+    config = {
+        "tiles": getattr(settings, "OUTFALL_MAP_TILES", DEFAULT_TILES),
+        "attribution": getattr(settings, "OUTFALL_MAP_ATTRIBUTION", DEFAULT_ATTRIBUTION),
+        "center": [town.map_center_lat, town.map_center_lon],
+        "assets": reverse("assets:map_assets") + (f"?{query}" if query else ""),
+    }
+    found = sel.asset_search(request.user, town, criteria) if criteria is not None else None
+    return render(
+        request,
+        "assets/map.html",
+        {
+            "form": form,
+            "assets": found[:SHOWN] if found is not None else None,
+            "count": found.count() if found is not None else 0,
+            "shown": SHOWN,
+            "map_config": config,
+            "query": query,
+        },
+        status=200 if criteria is not None else 400,
+    )
+
+
+def _geojson_for(request, *, download: bool):
+    town = _town(request)
+    require(request.user, "asset.view", town=town)
+    form, criteria = _filters(request, town)
+    if criteria is None:
+        return JsonResponse({"errors": form.errors.get_json_data()}, status=400)
+    assets = sel.asset_search(request.user, town, criteria)
+    data = feature_collection(assets, town_slug=town.slug)
+    if not download:
+        for feature, asset in zip(data["features"], assets, strict=True):
+            feature["properties"]["url"] = reverse("assets:detail", args=[asset.pk])
+            feature["properties"]["kind_label"] = asset.get_kind_display()
+    response = HttpResponse(json.dumps(data, indent=1), content_type="application/geo+json")
+    if download:
+        response["Content-Disposition"] = (
+            f'attachment; filename="{town.slug}-ms4-inventory.geojson"'
+        )
+    return response
+
+
+@login_required
+@require_GET
+def map_assets(request):
+    """The map's markers: the structures matching the filters, as GeoJSON."""
+    return _geojson_for(request, download=False)
+
+
+@login_required
+@require_GET
+def asset_export(request):
+    """The town's inventory (narrowed by the filters, if any) as a GeoJSON download."""
+    return _geojson_for(request, download=True)
+
+
+@login_required
+def asset_import(request):
+    town = _town(request)
+    require(request.user, "asset.import", town=town)
+    form = f.ImportForm(request.POST or None, request.FILES or None)
+
+    def perform(d):
+        upload = d["file"]
+        result = svc.asset_import_geojson(
+            town, upload.read(), actor=request.user, filename=upload.name
+        )
+        return (
+            f"Imported {result['features']} feature(s): {result['created']} new, "
+            f"{result['updated']} updated, {result['unchanged']} unchanged.",
+            reverse("assets:inventory"),
+        )
+
+    return _form_page(
+        request,
+        form,
+        perform,
+        title="Import structures from GeoJSON",
+        action="asset.import",
+        back=reverse("assets:inventory"),
+        intro="The whole file is imported or nothing is: every mistake is listed with the "
+        "feature's index (counting from 0) and the property. A known identifier updates that "
+        "structure; a new one adds it.",
+    )
+
+
+# ------------------------------------------------------------------ screening
+
+
+@login_required
+@require_GET
+def screening(request):
+    town = _town(request)
+    require(request.user, "screening.view", town=town)
+    rounds = list(sel.round_list_visible_to(request.user, town))
+    for r in rounds:
+        r.unvisited = sel.round_unvisited(r)
+    thresholds = sel.threshold_map(town)
+    return render(
+        request,
+        "assets/screening.html",
+        {
+            "rounds": rounds,
+            "flagged": sel.visit_list_needing_follow_up(request.user, town)[:100],
+            "thresholds": thresholds,
+            "unset": [p for k, p in PARAMETERS.items() if k not in thresholds],
+            "screening_settings": sel.setting_map(town),
+            "may_schedule": can(request.user, "screening.schedule", town=town),
+            "may_record": can(request.user, "screening.record", town=town),
+            "may_set": can(request.user, "screening.settings", town=town),
+        },
+    )
+
+
+@login_required
+def round_new(request):
+    town = _town(request)
+    require(request.user, "screening.schedule", town=town)
+    form = f.RoundForm(request.POST or None, outfalls=sel.screenable_outfalls(town))
+
+    def perform(d):
+        r = svc.round_schedule(
+            town,
+            name=d["name"],
+            starts_on=d["starts_on"],
+            ends_on=d["ends_on"],
+            outfalls=d["outfalls"],
+            notes=d.get("notes", ""),
+            actor=request.user,
+        )
+        return f"Round {r.name} scheduled.", reverse("assets:round", args=[r.pk])
+
+    return _form_page(
+        request,
+        form,
+        perform,
+        title="Schedule a screening round",
+        action="screening.schedule",
+        back=reverse("assets:screening"),
+    )
+
+
+@login_required
+@require_GET
+def round_detail(request, pk: int):
+    screening_round = sel.round_get(request.user, pk)
+    require(request.user, "screening.view", screening_round)
+    return render(
+        request,
+        "assets/round.html",
+        {
+            "round": screening_round,
+            "stops": sel.round_progress(screening_round),
+            "may_record": can(request.user, "screening.record", screening_round),
+        },
+    )
+
+
+def _dry_window_intro(town) -> str:
+    window = sel.setting_get(town, DRY_WEATHER_HOURS)
+    return (
+        f"A dry-weather visit must come at least {window.value:g} {window.unit} after the last "
+        f"rain (source: {window.source}). Flow at an outfall in dry weather, or a result past "
+        "the town's threshold, flags the visit for follow-up."
+    )
+
+
+def _visit_page(request, town, outfalls, screening_round, back):
+    form = f.VisitForm(request.POST or None, outfalls=outfalls)
+    if request.method == "GET" and request.GET.get("asset"):
+        form.initial["asset"] = request.GET["asset"]
+
+    def perform(d):
+        observations = {k: d.get(k, "") for k in svc.OBSERVATIONS}
+        visit = svc.visit_record(
+            d["asset"],
+            visited_at=d["visited_at"],
+            weather=d["weather"],
+            hours_since_rain=d.get("hours_since_rain"),
+            flow=d["flow"],
+            notes=d.get("notes", ""),
+            screening_round=screening_round,
+            actor=request.user,
+            **observations,
+        )
+        note = " Follow-up needed." if visit.follow_up_needed else ""
+        return f"Visit to {visit.asset.asset_id} recorded.{note}", reverse(
+            "assets:visit", args=[visit.pk]
+        )
+
+    title = "Record a screening visit" + (f" ({screening_round.name})" if screening_round else "")
+    return _form_page(
+        request,
+        form,
+        perform,
+        title=title,
+        action="screening.record",
+        back=back,
+        intro=_dry_window_intro(town),
+    )
+
+
+@login_required
+def round_visit_new(request, pk: int):
+    screening_round = sel.round_get(request.user, pk)
+    require(request.user, "screening.record", screening_round)
+    return _visit_page(
+        request,
+        screening_round.town,
+        screening_round.outfalls.order_by("asset_id"),
+        screening_round,
+        reverse("assets:round", args=[pk]),
+    )
+
+
+@login_required
+def visit_new(request):
+    town = _town(request)
+    require(request.user, "screening.record", town=town)
+    outfalls = sel.screenable_outfalls(town).order_by("asset_id")
+    return _visit_page(request, town, outfalls, None, reverse("assets:screening"))
+
+
+@login_required
+@require_GET
+def visit_detail(request, pk: int):
+    visit = sel.visit_get(request.user, pk)
+    require(request.user, "screening.view", visit.asset)
+    return render(
+        request,
+        "assets/visit.html",
+        {
+            "visit": visit,
+            "samples": [(s, PARAMETERS.get(s.parameter)) for s in visit.samples.all()],
+            "investigations": visit.catchment_investigations.all(),
+            "sample_form": f.SampleForm(),
+            "may_record": can(request.user, "screening.record", visit.asset),
+            "may_investigate": can(request.user, "catchment.manage", visit.asset),
+        },
+    )
+
+
+@login_required
+def sample_new(request, pk: int):
+    visit = sel.visit_get(request.user, pk)
+    require(request.user, "screening.record", visit.asset)
+    form = f.SampleForm(request.POST or None)
+
+    def perform(d):
+        sample = svc.sample_add(
+            visit,
+            parameter=d["parameter"],
+            value=d["value"],
+            unit=d.get("unit") or "",
+            method=d["method"],
+            actor=request.user,
+        )
+        verdict = " It exceeds the town's threshold." if sample.exceeds_threshold else ""
+        return "Result recorded." + verdict, reverse("assets:visit", args=[visit.pk])
+
+    return _form_page(
+        request,
+        form,
+        perform,
+        title=f"Add a result to the visit to {visit.asset.asset_id}",
+        action="screening.record",
+        back=reverse("assets:visit", args=[visit.pk]),
+    )
+
+
+@login_required
+def threshold_edit(request, parameter: str):
+    town = _town(request)
+    require(request.user, "screening.settings", town=town)
+    if parameter not in PARAMETERS:
+        raise Http404("No such parameter")
+    current = sel.threshold_map(town).get(parameter)
+    initial = (
+        {
+            "operator": current.operator,
+            "value": current.value,
+            "unit": current.unit,
+            "source": current.source,
+        }
+        if current
+        else {"unit": PARAMETERS[parameter].unit}
+    )
+    form = f.ThresholdForm(request.POST or None, initial=initial)
+
+    def perform(d):
+        svc.threshold_set(town, parameter=parameter, actor=request.user, **d)
+        return f"Threshold for {PARAMETERS[parameter].label} set.", reverse("assets:screening")
+
+    return _form_page(
+        request,
+        form,
+        perform,
+        title=f"Threshold for {PARAMETERS[parameter].label}",
+        action="screening.settings",
+        back=reverse("assets:screening"),
+        intro="Saving confirms the threshold as the town's own.",
+    )
+
+
+@login_required
+def setting_edit(request, key: str):
+    town = _town(request)
+    require(request.user, "screening.settings", town=town)
+    if key not in DEFAULT_SETTINGS:
+        raise Http404("No such setting")
+    current = sel.setting_get(town, key)
+    form = f.SettingForm(
+        request.POST or None, initial={"value": current.value, "source": current.source}
+    )
+    form.fields["value"].label = f"Value ({current.unit})"
+
+    def perform(d):
+        row = svc.setting_set(town, key=key, actor=request.user, **d)
+        return f"{row.get_key_display()} set.", reverse("assets:screening")
+
+    return _form_page(
+        request,
+        form,
+        perform,
+        title=dict(ScreeningSetting.Key.choices)[key],
+        action="screening.settings",
+        back=reverse("assets:screening"),
+        intro="Saving confirms the number as the town's own.",
+    )
+
+
+# ------------------------------------------------------------------ catchment investigations
+
+
+@login_required
+@require_GET
+def catchments(request):
+    town = _town(request)
+    require(request.user, "catchment.view", town=town)
+    return render(
+        request,
+        "assets/catchments.html",
+        {
+            "investigations": sel.catchment_list_visible_to(request.user, town),
+            "open_days": sel.setting_get(town, "catchment_investigation_days"),
+        },
+    )
+
+
+@login_required
+def catchment_open(request, visit_pk: int):
+    visit = sel.visit_get(request.user, visit_pk)
+    require(request.user, "catchment.manage", visit.asset)
+    form = f.CatchmentOpenForm(request.POST or None)
+
+    def perform(d):
+        ci = svc.catchment_open(
+            visit.asset,
+            opened_on=d["opened_on"],
+            reason=d.get("reason", ""),
+            visit=visit,
+            actor=request.user,
+        )
+        return f"Catchment investigation {ci.number} opened.", reverse(
+            "assets:catchment", args=[ci.pk]
+        )
+
+    return _form_page(
+        request,
+        form,
+        perform,
+        title=f"Investigate the catchment of {visit.asset.asset_id}",
+        action="catchment.manage",
+        back=reverse("assets:visit", args=[visit.pk]),
+        intro=" ".join(visit.follow_up_reasons) or "This visit was not flagged for follow-up.",
+    )
+
+
+@login_required
+@require_GET
+def catchment_detail(request, pk: int):
+    ci = sel.catchment_get(request.user, pk)
+    require(request.user, "catchment.view", ci)
+    return render(
+        request,
+        "assets/catchment.html",
+        {
+            "ci": ci,
+            "record": sel.catchment_record(ci),
+            "may_manage": can(request.user, "catchment.manage", ci) and ci.closed_on is None,
+            "findings_form": f.FindingsForm(initial={"findings": ci.findings}),
+            "close_form": f.CloseForm(),
+            "link_form": f.LinkForm(),
+        },
+    )
+
+
+def _catchment_step(request, pk, form_class, title, run):
+    ci = sel.catchment_get(request.user, pk)
+    require(request.user, "catchment.manage", ci)
+    form = form_class(request.POST or None)
+    back = reverse("assets:catchment", args=[ci.pk])
+
+    def perform(d):
+        return run(ci, d), back
+
+    return _form_page(
+        request, form, perform, title=f"{title} — {ci.number}", action="catchment.manage", back=back
+    )
+
+
+@login_required
+def catchment_findings(request, pk: int):
+    return _catchment_step(
+        request,
+        pk,
+        f.FindingsForm,
+        "Record findings",
+        lambda ci, d: (
+            svc.catchment_findings_record(ci, actor=request.user, **d) and "Findings recorded."
+        ),
+    )
+
+
+@login_required
+def catchment_close(request, pk: int):
+    return _catchment_step(
+        request,
+        pk,
+        f.CloseForm,
+        "Close the investigation",
+        lambda ci, d: svc.catchment_close(ci, actor=request.user, **d) and "Investigation closed.",
+    )
+
+
+@login_required
+def catchment_link(request, pk: int):
+    return _catchment_step(
+        request,
+        pk,
+        f.LinkForm,
+        "Link an illicit-discharge investigation",
+        lambda ci, d: (
+            svc.catchment_link_investigation(ci, actor=request.user, **d)
+            and "Investigation linked."
+        ),
+    )
