@@ -163,6 +163,16 @@ OUTFALL_MAP_ATTRIBUTION = os.environ.get("OUTFALL_MAP_ATTRIBUTION", "© OpenStre
 OUTFALL_PUBLIC_API_RATE = os.environ.get("OUTFALL_PUBLIC_API_RATE", "60/m")
 # Where links in e-mails point, e.g. https://permits.norfolk.ma.us
 OUTFALL_SITE_URL = os.environ.get("OUTFALL_SITE_URL", "")
+# Public illicit discharge reports (idde): reports accepted per address, the least time a person
+# takes to fill the form in, the photo size limit, how far from the town's map centre a pin may
+# fall (a town may override it), and the review interval of an open investigation.
+OUTFALL_REPORT_RATE = os.environ.get("OUTFALL_REPORT_RATE", "10/h")
+OUTFALL_REPORT_MIN_FILL_SECONDS = float(os.environ.get("OUTFALL_REPORT_MIN_FILL_SECONDS", "3"))
+OUTFALL_REPORT_PHOTO_MAX_BYTES = int(
+    os.environ.get("OUTFALL_REPORT_PHOTO_MAX_BYTES", str(10 * 1024 * 1024))
+)
+OUTFALL_REPORT_BOUNDS_MARGIN_DEG = float(os.environ.get("OUTFALL_REPORT_BOUNDS_MARGIN_DEG", "0.1"))
+OUTFALL_INVESTIGATION_REVIEW_DAYS = int(os.environ.get("OUTFALL_INVESTIGATION_REVIEW_DAYS", "30"))
 
 LOGGING = {
     "version": 1,

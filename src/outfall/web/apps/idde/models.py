@@ -36,6 +36,19 @@ class Report(models.Model):
     expected_at = models.DateTimeField(null=True, blank=True)
     duplicate_of = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
+    state = models.CharField(
+        max_length=20, default="received", db_index=True, help_text="lifecycle state (internal)"
+    )
+    status_token_digest = models.CharField(
+        max_length=64, blank=True, db_index=True, help_text="SHA-256 of the reporter's secret"
+    )
+    attributes = models.JSONField(default=dict, blank=True, help_text="what was seen, coded")
+    photo_sha256 = models.CharField(max_length=64, blank=True)
+    media_url = models.URLField(max_length=500, blank=True, help_text="Open311 media_url")
+    open311_client = models.ForeignKey(
+        "idde.Open311Client", on_delete=models.SET_NULL, null=True, blank=True
+    )
+    triaged_at = models.DateTimeField(null=True, blank=True)
 
 
 class Investigation(models.Model):
@@ -70,6 +83,34 @@ class Investigation(models.Model):
     verdict = models.CharField(max_length=20, blank=True)
     closed_on = models.DateField(null=True, blank=True)
     assigned_to = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True)
+    responsible_email = models.EmailField(blank=True)
+    referred_on = models.DateField(null=True, blank=True)
+    discharge_eliminated = models.BooleanField(default=False)
+    closing_note = models.TextField(blank=True)
+
+
+class Open311Client(models.Model):
+    """A 311 app or service allowed to submit reports through the Open311 GeoReport v2 API."""
+
+    town = models.ForeignKey("core.Town", on_delete=models.CASCADE, related_name="open311_clients")
+    name = models.CharField(max_length=120)
+    key_digest = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the api_key")
+    active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+
+class ReportSettings(models.Model):
+    """A town's choices for public reports: Open311 keys and how far from the centre a pin may be."""
+
+    town = models.OneToOneField(
+        "core.Town", on_delete=models.CASCADE, related_name="idde_report_settings"
+    )
+    open311_api_key_required = models.BooleanField(default=False)
+    bounds_margin_deg = models.FloatField(
+        null=True,
+        blank=True,
+        help_text="degrees of latitude/longitude either side of the map centre (blank: default)",
+    )
 
 
 class DischargeDetermination(models.Model):

@@ -1,0 +1,80 @@
+"""Who may do what in Article I's illicit discharge records: one table, asked by views, the
+Open311 API, the selectors and the tests.
+
+The Department administers and enforces Article I (§ 267-5): DPW stormwater staff and the DPW
+Director act on reports, investigations, § 267-7 permits and notices and § 267-9 spills; only
+the Director orders an emergency suspension (§ 267-8) or decides an advance written approval
+(§ 267-7D(2)(o)). The Planning Board's roles have no part here. Members of the public may file a
+report and read the public status of their own report with its secret; `public=True` rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.exceptions import PermissionDenied
+
+from outfall.web.apps.core.permissions import roles_in
+from outfall.web.apps.core.roles import Role
+
+DPW_STAFF, DPW_DIRECTOR, ADMIN = Role.DPW_STAFF, Role.DPW_DIRECTOR, Role.ADMIN
+
+
+@dataclass(frozen=True)
+class Rule:
+    roles: frozenset[str]
+    public: bool = False
+    citation: str = ""
+
+
+def _rule(*roles: Role, public: bool = False, citation: str = "") -> Rule:
+    return Rule(frozenset(str(r) for r in roles) | {str(ADMIN)}, public, citation)
+
+
+DPW = (DPW_STAFF, DPW_DIRECTOR)
+
+ACTIONS: dict[str, Rule] = {
+    # Reports from the public and Open311 clients (§ 267-3, § 267-5)
+    "report.submit": _rule(public=True, citation="§ 267-3"),
+    "report.public_status": _rule(public=True, citation="§ 267-5"),
+    "report.view": _rule(*DPW, citation="§ 267-5"),
+    "report.triage": _rule(*DPW, citation="§ 267-5"),
+    # Investigations and the § 267-7 evaluation
+    "investigation.view": _rule(*DPW, citation="§ 267-5"),
+    "investigation.manage": _rule(*DPW, citation="§ 267-5"),
+    "investigation.evaluate": _rule(*DPW, citation="§ 267-7"),
+    "investigation.refer": _rule(*DPW, citation="§ 267-10A"),
+    "investigation.close": _rule(*DPW, citation="§ 267-7A"),
+    # § 267-7 permits and notices, § 267-9 spills, § 267-8 suspensions
+    "discharge_permit.manage": _rule(*DPW, citation="§ 267-7D(2)(g)"),
+    "discharge_notice.record": _rule(*DPW, citation="§ 267-7D(2)"),
+    "advance_approval.decide": _rule(DPW_DIRECTOR, citation="§ 267-7D(2)(o)"),
+    "spill.manage": _rule(*DPW, citation="§ 267-9"),
+    "suspension.view": _rule(*DPW, citation="§ 267-8"),
+    "suspension.order": _rule(DPW_DIRECTOR, citation="§ 267-8"),
+}
+
+# Roles that see the Department's Article I records at all (anyone else gets a 404).
+VIEWER_ROLES = frozenset({str(DPW_STAFF), str(DPW_DIRECTOR), str(ADMIN)})
+
+
+def can(user, action: str, town=None, obj=None) -> bool:
+    """Whether `user` may take `action` in `town` (or on `obj`, whose town decides)."""
+    rule = ACTIONS[action]
+    if rule.public:
+        return True
+    if not getattr(user, "is_authenticated", False):
+        return False
+    where = obj.town if obj is not None else town
+    return bool(roles_in(user, where) & rule.roles)
+
+
+def require(user, action: str, town=None, obj=None) -> None:
+    """Raise PermissionDenied unless `can(...)`."""
+    if not can(user, action, town, obj):
+        raise PermissionDenied(f"You may not do this ({action}).")
+
+
+def may_see(user, town) -> bool:
+    """Whether `user` may see the Department's Article I records of `town` at all."""
+    return bool(roles_in(user, town) & VIEWER_ROLES)

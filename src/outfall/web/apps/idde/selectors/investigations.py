@@ -1,0 +1,92 @@
+"""Reads of the Department's investigations (§ 267-5), through who may see them, and the
+§ 267-7 catalogue the evaluation form offers (from the law engine, for the date asked).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from django.db.models import QuerySet
+from django.http import Http404
+
+from outfall.compliance.lifecycle.idde import (
+    INVESTIGATION_STATE_LABELS,
+    InvestigationFacts,
+    InvestigationState,
+    available,
+    blockers,
+)
+from outfall.law import s267_07_discharges
+from outfall.law.determination import Reason
+from outfall.web.apps.core.permissions import towns_with_role
+from outfall.web.apps.idde import policy
+from outfall.web.apps.idde.models import DischargeDetermination, Investigation
+
+
+def investigation_list_visible_to(
+    user, *, town=None, state: str | None = None
+) -> QuerySet[Investigation]:
+    """Investigations `user` may see, newest first."""
+    qs = Investigation.objects.filter(
+        town_id__in=towns_with_role(user, policy.VIEWER_ROLES)
+    ).select_related("town", "report", "asset")
+    if town is not None:
+        qs = qs.filter(town=town)
+    if state:
+        qs = qs.filter(state=state)
+    return qs.order_by("-opened_on", "-pk")
+
+
+def investigation_get(user, pk: int) -> Investigation:
+    """The investigation if `user` may see it; 404 otherwise."""
+    found = investigation_list_visible_to(user).filter(pk=pk).first()
+    if found is None:
+        raise Http404("No such investigation")
+    return found
+
+
+def determination_list(investigation: Investigation) -> QuerySet[DischargeDetermination]:
+    return investigation.determinations.select_related("made_by").order_by("-made_at", "-pk")
+
+
+def discharge_kinds(town, as_of: dt.date) -> list[s267_07_discharges.DischargeKind]:
+    """The § 267-7 kinds in force on `as_of` in `town`, as the law engine lists them."""
+    return list(s267_07_discharges.list_discharge_kinds(as_of=as_of, town=town.slug).outcome)
+
+
+def investigation_state_label(investigation: Investigation) -> str:
+    return INVESTIGATION_STATE_LABELS.get(
+        InvestigationState(investigation.state), investigation.state
+    )
+
+
+@dataclass(frozen=True)
+class Step:
+    """A lifecycle step from the current state, with why it cannot happen yet (if it cannot)."""
+
+    name: str
+    label: str
+    citation: str
+    blockers: tuple[Reason, ...]
+
+
+def investigation_steps(investigation: Investigation) -> list[Step]:
+    """The steps leaving the investigation's state (determinations excepted), each with its
+    blockers; referral and closing are asked of the law with the recorded facts."""
+    latest = investigation.determinations.order_by("-made_at", "-pk").first()
+    facts = InvestigationFacts(
+        town=investigation.town.slug,
+        law_date=latest.as_of if latest else None,
+        discharge_kind=investigation.discharge_kind,
+        conditions=dict(investigation.conditions or {}),
+        responsible_name=investigation.responsible_name,
+        discharge_eliminated=True,
+    )
+    out = []
+    for t in available("investigation", investigation.state):
+        if t.name.startswith("determine_"):
+            continue
+        reasons = blockers("investigation", t.name, investigation.state, facts)
+        out.append(Step(t.name, t.label, t.citation, tuple(reasons)))
+    return out

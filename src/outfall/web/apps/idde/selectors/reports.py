@@ -1,0 +1,167 @@
+"""Reads of illicit discharge reports, always through who may see them (§ 267-5).
+
+DPW staff and the Director see every report of their town; a reporter sees only the public
+status of their own report, by its tracking number and secret; nobody else sees any.
+Possible duplicates are reports of the same town made near the same place and time.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hmac
+import math
+from dataclasses import dataclass
+
+from django.db.models import Q, QuerySet
+from django.http import Http404
+from django.utils import timezone
+
+from outfall.compliance.lifecycle.idde import REPORT_STATE_LABELS, ReportState
+from outfall.web.apps.core.permissions import towns_with_role
+from outfall.web.apps.idde import policy
+from outfall.web.apps.idde.models import Report
+from outfall.web.apps.idde.services.reports import token_digest
+
+NEARBY_METRES = 150.0
+NEARBY_DAYS = 7
+EARTH_RADIUS_M = 6_371_000.0
+METRES_PER_DEGREE_LAT = 111_320.0
+
+
+def _visible_towns(user) -> list[int]:
+    return towns_with_role(user, policy.VIEWER_ROLES)
+
+
+def report_list_visible_to(user, *, town=None, status: str | None = None) -> QuerySet[Report]:
+    """Reports `user` may see, newest first; optionally of one town and one public status."""
+    qs = Report.objects.filter(town_id__in=_visible_towns(user)).select_related("town")
+    if town is not None:
+        qs = qs.filter(town=town)
+    if status:
+        qs = qs.filter(status=status)
+    return qs.order_by("-submitted_at", "-pk")
+
+
+def report_get(user, pk: int) -> Report:
+    """The report if `user` may see it; 404 otherwise (its existence is not disclosed)."""
+    found = report_list_visible_to(user).filter(pk=pk).first()
+    if found is None:
+        raise Http404("No such report")
+    return found
+
+
+def report_get_by_token(tracking_number: str, token: str) -> Report | None:
+    """The report whose tracking number and secret both match; None otherwise."""
+    report = Report.objects.select_related("town").filter(tracking_number=tracking_number).first()
+    if report is None or not report.status_token_digest:
+        return None
+    if not hmac.compare_digest(report.status_token_digest, token_digest(token or "")):
+        return None
+    return report
+
+
+def report_get_by_open311_token(town, token: str) -> Report | None:
+    """The report created with this Open311 token (the reporter's secret), in `town`."""
+    if not token:
+        return None
+    return Report.objects.filter(town=town, status_token_digest=token_digest(token)).first()
+
+
+@dataclass(frozen=True)
+class PublicStatus:
+    """Only what the public may know of a report: status, the public note, the expected date."""
+
+    tracking_number: str
+    submitted_on: dt.date
+    status: str
+    status_label: str
+    status_note: str
+    expected_on: dt.date | None
+    updated_on: dt.date
+
+
+def report_public_status(report: Report) -> PublicStatus:
+    return PublicStatus(
+        tracking_number=report.tracking_number,
+        submitted_on=timezone.localdate(report.submitted_at),
+        status=report.status,
+        status_label=report.get_status_display(),
+        status_note=report.status_note,
+        expected_on=timezone.localdate(report.expected_at) if report.expected_at else None,
+        updated_on=timezone.localdate(report.updated_at),
+    )
+
+
+@dataclass(frozen=True)
+class Nearby:
+    """Another report near this one: how far (None when matched by address) and how long apart."""
+
+    report: Report
+    metres: float | None
+    days_apart: float
+
+
+def report_list_nearby(
+    report: Report, *, metres: float = NEARBY_METRES, days: int = NEARBY_DAYS
+) -> list[Nearby]:
+    """Reports of the same town within `metres` (or at the same address) and `days` of this one."""
+    window = dt.timedelta(days=days)
+    qs = Report.objects.filter(
+        town_id=report.town_id,
+        submitted_at__gte=report.submitted_at - window,
+        submitted_at__lte=report.submitted_at + window,
+    ).exclude(pk=report.pk)
+    near = Q(pk__in=[])
+    if report.latitude is not None:
+        dlat = metres / METRES_PER_DEGREE_LAT
+        dlon = dlat / max(math.cos(math.radians(report.latitude)), 1e-6)
+        near |= Q(
+            latitude__range=(report.latitude - dlat, report.latitude + dlat),
+            longitude__range=(report.longitude - dlon, report.longitude + dlon),
+        )
+    address = _normal_address(report.address)
+    if address:
+        near |= Q(address__iexact=report.address.strip())
+    out: list[Nearby] = []
+    for other in qs.filter(near).order_by("submitted_at"):
+        distance = None
+        if report.latitude is not None and other.latitude is not None:
+            distance = distance_m(
+                report.latitude, report.longitude, other.latitude, other.longitude
+            )
+        same_address = bool(address) and _normal_address(other.address) == address
+        if (distance is not None and distance <= metres) or same_address:
+            apart = abs((other.submitted_at - report.submitted_at).total_seconds()) / 86_400
+            out.append(Nearby(other, distance, apart))
+    return out
+
+
+@dataclass(frozen=True)
+class PublicNearby:
+    """What the public may see of a nearby report: when, and its public status. Nothing else."""
+
+    submitted_on: dt.date
+    status_label: str
+
+
+def report_list_nearby_public(report: Report) -> list[PublicNearby]:
+    return [
+        PublicNearby(timezone.localdate(n.report.submitted_at), n.report.get_status_display())
+        for n in report_list_nearby(report)
+    ]
+
+
+def report_state_label(report: Report) -> str:
+    return REPORT_STATE_LABELS.get(ReportState(report.state), report.state)
+
+
+def distance_m(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
+    """Great-circle distance in metres (haversine, spherical Earth of radius 6,371 km)."""
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    dp, dl = p2 - p1, math.radians(lon2 - lon1)
+    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    return 2 * EARTH_RADIUS_M * math.asin(math.sqrt(a))
+
+
+def _normal_address(address: str) -> str:
+    return " ".join((address or "").lower().replace(",", " ").split())

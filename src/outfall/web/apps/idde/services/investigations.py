@@ -1,0 +1,271 @@
+"""The Department's investigations of discharges (§ 267-5): opened from a report or from an MS4
+structure, source tracing, the property and the responsible person, the § 267-7 evaluation by
+the law engine kept as a snapshot, referral to enforcement (§ 267-10A) and closing.
+
+Each service records its data and moves the lifecycle in one transaction, so a step the law
+refuses leaves nothing half-saved.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from outfall.compliance.lifecycle.idde import (
+    DETERMINATION_STEP,
+    InvestigationFacts,
+    InvestigationState,
+    attempt,
+)
+from outfall.kernel.errors import InputError
+from outfall.law import s267_07_discharges
+from outfall.web.apps.audit.services import audit_record
+from outfall.web.apps.idde.models import DischargeDetermination, Investigation, Report
+from outfall.web.apps.idde.services.reports import report_investigation_started
+
+ADMINISTRATION = "§ 267-5"
+EDITABLE_FIELDS = (
+    "property_address",
+    "parcel_id",
+    "responsible_name",
+    "responsible_address",
+    "responsible_email",
+    "source_tracing",
+)
+
+
+def enforcement_url(investigation: Investigation) -> str:
+    """Where the enforcement case for a referred investigation is opened."""
+    return f"/dpw/enforcement/new?investigation={investigation.pk}"
+
+
+def investigation_open(
+    town,
+    *,
+    actor,
+    report: Report | None = None,
+    asset=None,
+    opened_on: dt.date | None = None,
+    **fields: str,
+) -> Investigation:
+    """Open an investigation from a report or an MS4 structure of the same town (§ 267-5)."""
+    if report is None and asset is None:
+        raise InputError("report", None, "open an investigation from a report or a structure")
+    for source, label in ((report, "report"), (asset, "asset")):
+        if source is not None and source.town_id != town.pk:
+            raise InputError(label, str(source.pk), f"this {label} belongs to another town")
+    unknown = set(fields) - set(EDITABLE_FIELDS)
+    if unknown:
+        raise InputError(sorted(unknown)[0], None, "not a field of an investigation")
+    opened_on = opened_on or timezone.localdate()
+    with transaction.atomic():
+        investigation = Investigation.objects.create(
+            town=town,
+            number=_new_number(town, opened_on),
+            report=report,
+            asset=asset,
+            opened_on=opened_on,
+            state=InvestigationState.INVESTIGATING,
+            assigned_to=actor,
+            **{k: (v or "").strip() for k, v in fields.items()},
+        )
+        if report is not None:
+            report_investigation_started(report, actor=actor, investigation=investigation)
+        what = f"report {report.tracking_number}" if report else f"structure {asset}"
+        audit_record(
+            actor=actor,
+            town=town,
+            action="investigation.open",
+            section=ADMINISTRATION,
+            summary=f"Investigation {investigation.number} opened from {what}",
+            obj=investigation,
+        )
+    return investigation
+
+
+def investigation_update(investigation: Investigation, *, actor, **fields: str) -> Investigation:
+    """Record source tracing, the property and the responsible person (§ 267-5)."""
+    unknown = set(fields) - set(EDITABLE_FIELDS)
+    if unknown:
+        raise InputError(sorted(unknown)[0], None, "not a field of an investigation")
+    with transaction.atomic():
+        investigation = _locked(investigation)
+        if investigation.state == InvestigationState.CLOSED:
+            raise InputError("state", investigation.state, "a closed investigation is not edited")
+        changes: dict[str, Any] = {}
+        for name, value in fields.items():
+            value = (value or "").strip()
+            if getattr(investigation, name) != value:
+                changes[name] = value
+                setattr(investigation, name, value)
+        investigation.save()
+        audit_record(
+            actor=actor,
+            town=investigation.town,
+            action="investigation.update",
+            section=ADMINISTRATION,
+            summary=f"Investigation {investigation.number}: {', '.join(changes) or 'no change'}",
+            obj=investigation,
+            changes=changes,
+        )
+    return investigation
+
+
+def investigation_evaluate(
+    investigation: Investigation,
+    *,
+    kind: str,
+    conditions: Mapping[str, bool | float | None],
+    as_of: dt.date,
+    actor,
+) -> DischargeDetermination:
+    """Ask § 267-7 about the discharge, keep the answer as made, and move the case by it.
+
+    prohibited → awaiting referral; exempt → closed; exempt_if → awaiting its conditions.
+    """
+    known = {k: v for k, v in conditions.items() if v is not None}
+    det = s267_07_discharges.classify_discharge(
+        kind, known, as_of=as_of, town=investigation.town.slug
+    )
+    data = det.as_dict()
+    with transaction.atomic():
+        investigation = _locked(investigation)
+        investigation.discharge_kind = kind
+        investigation.conditions = known
+        step = attempt(
+            "investigation",
+            DETERMINATION_STEP[str(det.outcome)],
+            investigation.state,
+            _facts(investigation, as_of),
+        )
+        investigation.verdict = str(det.outcome)
+        investigation.state = step.target.value
+        if step.target is InvestigationState.CLOSED:
+            investigation.closed_on = timezone.localdate()
+        investigation.save()
+        record = DischargeDetermination.objects.create(
+            investigation=investigation,
+            as_of=as_of,
+            kind=kind,
+            conditions=known,
+            outcome=str(det.outcome),
+            reasons=data["reasons"],
+            details=data["details"],
+            parameters=[_parameter_version(p) for p in data["parameters"]],
+            made_by=actor,
+        )
+        audit_record(
+            actor=actor,
+            town=investigation.town,
+            action="investigation.evaluate",
+            section=det.details.get("citation") or "§ 267-7",
+            summary=f"Investigation {investigation.number}: {kind} is {det.outcome} "
+            f"under the law of {as_of.isoformat()} ({step.label})",
+            obj=record,
+            case=investigation,
+            changes={"verdict": str(det.outcome), "conditions": known},
+        )
+    return record
+
+
+def investigation_refer(investigation: Investigation, *, actor) -> Investigation:
+    """Record the referral of a prohibited discharge to enforcement (§ 267-10A).
+
+    Nothing is created here: the enforcement case is opened on its own page, which this
+    referral links to (`enforcement_url`).
+    """
+    with transaction.atomic():
+        investigation = _locked(investigation)
+        step = attempt(
+            "investigation",
+            "refer_to_enforcement",
+            investigation.state,
+            _facts(investigation, _law_date(investigation)),
+        )
+        investigation.state = step.target.value
+        investigation.referred_on = timezone.localdate()
+        investigation.save()
+        audit_record(
+            actor=actor,
+            town=investigation.town,
+            action="investigation.refer",
+            section=step.citation,
+            summary=f"Investigation {investigation.number} referred to enforcement",
+            obj=investigation,
+        )
+    return investigation
+
+
+def investigation_close(
+    investigation: Investigation, *, actor, reason: str, note: str = ""
+) -> Investigation:
+    """Close: the prohibited discharge was eliminated (§ 267-7A), or none was found (§ 267-3)."""
+    steps = {"eliminated": "close_eliminated", "no_discharge": "close_no_discharge"}
+    if reason not in steps:
+        raise InputError("reason", reason, f"one of: {', '.join(steps)}")
+    with transaction.atomic():
+        investigation = _locked(investigation)
+        if reason == "eliminated":
+            investigation.discharge_eliminated = True
+        step = attempt(
+            "investigation",
+            steps[reason],
+            investigation.state,
+            _facts(investigation, _law_date(investigation)),
+        )
+        investigation.state = step.target.value
+        investigation.closed_on = timezone.localdate()
+        investigation.closing_note = (note or "").strip()
+        investigation.save()
+        audit_record(
+            actor=actor,
+            town=investigation.town,
+            action="investigation.close",
+            section=step.citation,
+            summary=f"Investigation {investigation.number} closed: {step.label}",
+            obj=investigation,
+            changes={"reason": reason, "note": investigation.closing_note},
+        )
+    return investigation
+
+
+def _facts(investigation: Investigation, law_date: dt.date | None) -> InvestigationFacts:
+    return InvestigationFacts(
+        town=investigation.town.slug,
+        law_date=law_date,
+        discharge_kind=investigation.discharge_kind,
+        conditions=dict(investigation.conditions or {}),
+        responsible_name=investigation.responsible_name,
+        discharge_eliminated=investigation.discharge_eliminated,
+    )
+
+
+def _law_date(investigation: Investigation) -> dt.date | None:
+    latest = investigation.determinations.order_by("-made_at", "-pk").first()
+    return latest.as_of if latest else None
+
+
+def _parameter_version(p: dict[str, Any]) -> dict[str, Any]:
+    """A parameter as used: its version and citation; scalar values kept, catalogues named only."""
+    kept = {k: v for k, v in p.items() if k != "value"}
+    if not isinstance(p.get("value"), list | dict):
+        kept["value"] = p.get("value")
+    return kept
+
+
+def _locked(investigation: Investigation) -> Investigation:
+    return Investigation.objects.select_for_update().select_related("town").get(pk=investigation.pk)
+
+
+def _new_number(town, opened_on: dt.date) -> str:
+    """INV-<TOWN>-<year>-<sequence in the town's year>."""
+    sequence = Investigation.objects.filter(town=town, opened_on__year=opened_on.year).count() + 1
+    while True:
+        number = f"INV-{town.slug[:8].upper()}-{opened_on.year}-{sequence:04d}"
+        if not Investigation.objects.filter(number=number).exists():
+            return number
+        sequence += 1

@@ -1,0 +1,413 @@
+"""Reports of suspected illicit discharges: intake from the public form and Open311 clients,
+then the Department's triage (§ 267-5). Article I covers flows entering the town's storm
+drains (§ 267-3), so a pin must fall within the town's rough bounding box.
+
+Every write is atomic, audited under its section, and notices to the reporter leave on commit.
+The reporter's secret is returned once and stored only as its SHA-256 digest.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import io
+import secrets
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.core.mail import send_mail
+from django.core.validators import URLValidator, validate_email
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from outfall.compliance.lifecycle.idde import (
+    OPEN_INVESTIGATION_STATES,
+    REPORT_PUBLIC_STATUS,
+    ReportFacts,
+    ReportState,
+    attempt,
+)
+from outfall.kernel.errors import InputError
+from outfall.web.apps.audit.services import audit_record
+from outfall.web.apps.idde.models import Open311Client, Report, ReportSettings
+
+APPLICABILITY = "§ 267-3"
+ADMINISTRATION = "§ 267-5"
+DEFAULT_BOUNDS_MARGIN_DEG = 0.1
+DEFAULT_PHOTO_MAX_BYTES = 10 * 1024 * 1024
+SERVICE_CODE = "illicit_discharge"
+TRACKING_ALPHABET = "ABCDEFGHJKMNPQRSTVWXYZ23456789"
+
+# What a reporter may say they saw: the codes the web form and the Open311 definition share.
+SEEN_CHOICES = (
+    ("dry_weather_flow", "Water flowing from a pipe or drain when it has not rained"),
+    ("odor", "A smell (sewage, rotten eggs, gasoline, chemicals)"),
+    ("unusual_color", "Unusual colour or cloudy water"),
+    ("suds_or_foam", "Suds or foam"),
+    ("oil_sheen", "An oily sheen"),
+    ("sewage_or_solids", "Sewage, toilet paper or other solids"),
+    ("dumping", "Someone pouring or dumping something into a drain"),
+    ("other", "Something else (describe it)"),
+)
+FLOWING_CHOICES = (("yes", "Yes"), ("no", "No"), ("unknown", "Not sure"))
+IMAGE_SIGNATURES = {
+    ".jpg": (b"\xff\xd8\xff",),
+    ".jpeg": (b"\xff\xd8\xff",),
+    ".png": (b"\x89PNG\r\n\x1a\n",),
+    ".webp": (b"RIFF",),
+}
+IMAGE_FORMATS = {".jpg": "JPEG", ".jpeg": "JPEG", ".png": "PNG", ".webp": "WEBP"}
+IMAGE_TYPES = {"JPEG": "image/jpeg", "PNG": "image/png", "WEBP": "image/webp"}
+
+
+@dataclass(frozen=True)
+class SubmittedReport:
+    """A new report and the secret its reporter needs to follow it (shown once, never stored)."""
+
+    report: Report
+    token: str
+
+    @property
+    def status_path(self) -> str:
+        return report_status_path(self.report, self.token)
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def report_status_path(report: Report, token: str) -> str:
+    return reverse("idde_public:report_status", args=[report.tracking_number, token])
+
+
+def report_settings(town) -> ReportSettings:
+    """The town's report settings, or the defaults when the town has chosen none."""
+    found = ReportSettings.objects.filter(town=town).first()
+    return found or ReportSettings(town=town, open311_api_key_required=False)
+
+
+def report_bounds(town) -> tuple[float, float, float, float]:
+    """(south, north, west, east): the town's map centre plus or minus its margin, in degrees."""
+    margin = report_settings(town).bounds_margin_deg
+    if margin is None:
+        margin = float(
+            getattr(settings, "OUTFALL_REPORT_BOUNDS_MARGIN_DEG", DEFAULT_BOUNDS_MARGIN_DEG)
+        )
+    lat, lon = town.map_center_lat, town.map_center_lon
+    return lat - margin, lat + margin, lon - margin, lon + margin
+
+
+def report_location_check(town, latitude, longitude, address: str) -> None:
+    """A report needs a pin or an address; a pin must fall within the town (§ 267-3)."""
+    if (latitude is None) != (longitude is None):
+        field, value = ("longitude", None) if longitude is None else ("latitude", None)
+        raise InputError(field, value, "give both latitude and longitude, or neither")
+    if latitude is None and not (address or "").strip():
+        raise InputError(
+            "address", address, "say where: drop a pin on the map or type an address", APPLICABILITY
+        )
+    if latitude is None:
+        return
+    south, north, west, east = report_bounds(town)
+    if not south <= latitude <= north:
+        raise InputError(
+            "latitude",
+            latitude,
+            f"is outside {town.name} (between {south:.4f} and {north:.4f}); this bylaw covers "
+            "only the town's own storm drains",
+            APPLICABILITY,
+        )
+    if not west <= longitude <= east:
+        raise InputError(
+            "longitude",
+            longitude,
+            f"is outside {town.name} (between {west:.4f} and {east:.4f}); this bylaw covers "
+            "only the town's own storm drains",
+            APPLICABILITY,
+        )
+
+
+def photo_max_bytes() -> int:
+    limit = int(getattr(settings, "OUTFALL_REPORT_PHOTO_MAX_BYTES", DEFAULT_PHOTO_MAX_BYTES))
+    return min(limit, settings.UPLOAD_MAX_BYTES)
+
+
+def report_photo_check(uploaded) -> tuple[bytes, str, str]:
+    """Check a photo by extension, magic bytes and decoding; return it without its metadata.
+
+    Returns (bytes, content type, extension). Location and camera metadata (EXIF) are removed by
+    re-encoding the pixels, so a reporter's photo does not reveal where their phone was.
+    """
+    name = getattr(uploaded, "name", "") or ""
+    ext = ("." + name.rsplit(".", 1)[-1].lower()) if "." in name else ""
+    if ext not in IMAGE_SIGNATURES:
+        raise InputError("photo", name, "a photo must be one of: .jpeg, .jpg, .png, .webp")
+    if uploaded.size > photo_max_bytes():
+        raise InputError(
+            "photo", name, f"is {uploaded.size} bytes; the limit is {photo_max_bytes()}"
+        )
+    uploaded.seek(0)
+    content = uploaded.read()
+    sniffed = any(content.startswith(sig) for sig in IMAGE_SIGNATURES[ext])
+    if not sniffed or (ext == ".webp" and content[8:12] != b"WEBP"):
+        raise InputError("photo", name, f"its content is not a {ext} image")
+    return (*_without_metadata(content, name, IMAGE_FORMATS[ext]), ext)
+
+
+def _without_metadata(content: bytes, name: str, fmt: str) -> tuple[bytes, str]:
+    try:
+        from PIL import Image, ImageOps, UnidentifiedImageError
+    except ImportError:
+        return content, IMAGE_TYPES[fmt]
+    try:
+        Image.open(io.BytesIO(content)).verify()
+        image = ImageOps.exif_transpose(Image.open(io.BytesIO(content)))
+        if fmt == "JPEG" and image.mode not in ("RGB", "L"):
+            image = image.convert("RGB")
+        out = io.BytesIO()
+        image.save(out, fmt, **({"quality": 90} if fmt in ("JPEG", "WEBP") else {}))
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError):
+        raise InputError("photo", name, "is not a readable image") from None
+    return out.getvalue(), IMAGE_TYPES[fmt]
+
+
+def report_submit(
+    town,
+    *,
+    description: str,
+    latitude: float | None = None,
+    longitude: float | None = None,
+    address: str = "",
+    seen: list[str] | tuple[str, ...] = (),
+    flowing_now: str = "",
+    photo=None,
+    media_url: str = "",
+    contact_name: str = "",
+    contact_email: str = "",
+    contact_phone: str = "",
+    source: str = "web",
+    open311_client: Open311Client | None = None,
+    actor=None,
+) -> SubmittedReport:
+    """Receive a report (§ 267-3): tracking number, secret, audit; the reporter is e-mailed."""
+    description = (description or "").strip()
+    if not description:
+        raise InputError("description", description, "say what you saw")
+    report_location_check(town, latitude, longitude, address)
+    codes = {code for code, _ in SEEN_CHOICES}
+    unknown = [s for s in seen if s not in codes]
+    if unknown:
+        raise InputError("seen", unknown, f"not one of: {', '.join(sorted(codes))}")
+    if flowing_now and flowing_now not in dict(FLOWING_CHOICES):
+        raise InputError("flowing_now", flowing_now, "answer yes, no or unknown")
+    if contact_email:
+        _checked(validate_email, "contact_email", contact_email, "is not an e-mail address")
+    if media_url:
+        _checked(URLValidator(schemes=["http", "https"]), "media_url", media_url, "is not a URL")
+    picture = report_photo_check(photo) if photo is not None else None
+
+    token = secrets.token_urlsafe(18)
+    now = timezone.now()
+    with transaction.atomic():
+        report = Report(
+            town=town,
+            tracking_number=_new_tracking_number(town, now),
+            service_code=SERVICE_CODE,
+            submitted_at=now,
+            latitude=latitude,
+            longitude=longitude,
+            address=(address or "").strip()[:200],
+            description=description,
+            attributes={"seen": list(seen), "flowing_now": flowing_now or "unknown"},
+            media_url=media_url,
+            contact_name=contact_name.strip()[:120],
+            contact_email=contact_email.strip(),
+            contact_phone=contact_phone.strip()[:40],
+            reporter=actor if getattr(actor, "is_authenticated", False) else None,
+            source=source,
+            open311_client=open311_client,
+            status=REPORT_PUBLIC_STATUS[ReportState.RECEIVED],
+            state=ReportState.RECEIVED,
+            status_token_digest=token_digest(token),
+        )
+        if picture is not None:
+            data, _content_type, ext = picture
+            report.photo_sha256 = hashlib.sha256(data).hexdigest()
+            report.photo.save(f"{report.tracking_number}{ext}", ContentFile(data), save=False)
+        report.save()
+        via = f"Open311 client {open311_client.name}" if open311_client else source
+        audit_record(
+            actor=actor,
+            town=town,
+            action="report.submit",
+            section=APPLICABILITY,
+            summary=f"Report {report.tracking_number} received ({via})",
+            obj=report,
+        )
+        _mail_reporter(
+            report,
+            f"Your report {report.tracking_number} was received",
+            "Thank you for telling the Department of Public Works about a possible illicit "
+            "discharge to the storm drains.\n\n"
+            f"Tracking number: {report.tracking_number}\n"
+            f"Follow it here (keep this link private): {_site_url(report_status_path(report, token))}\n",
+        )
+    return SubmittedReport(report, token)
+
+
+def report_triage(report: Report, *, actor, status_note: str, expected_on: dt.date | None):
+    """Triage the report (§ 267-5): the public note and the date the reporter may expect."""
+    with transaction.atomic():
+        report = _locked(report)
+        if report.state in (ReportState.RECEIVED, ReportState.TRIAGED):
+            _move(report, "triage", ReportFacts())
+            report.triaged_at = report.triaged_at or timezone.now()
+        _set_public(report, status_note, expected_on)
+        report.save()
+        audit_record(
+            actor=actor,
+            town=report.town,
+            action="report.triage",
+            section=ADMINISTRATION,
+            summary=f"Report {report.tracking_number}: public status updated",
+            obj=report,
+            changes={"status_note": status_note, "expected_on": expected_on},
+        )
+        _mail_status_change(report)
+    return report
+
+
+def report_mark_duplicate(report: Report, *, duplicate_of: str, actor, status_note: str = ""):
+    """Mark the report a duplicate of an earlier one, naming it by tracking number (§ 267-5)."""
+    earlier = Report.objects.filter(tracking_number=(duplicate_of or "").strip()).first()
+    if duplicate_of and earlier is None:
+        raise InputError("duplicate_of", duplicate_of, "no report has this tracking number")
+    with transaction.atomic():
+        report = _locked(report)
+        facts = ReportFacts(
+            duplicate_of=earlier.tracking_number if earlier else None,
+            own_tracking_number=report.tracking_number,
+            duplicate_is_same_town=earlier is None or earlier.town_id == report.town_id,
+        )
+        _move(report, "mark_duplicate", facts)
+        report.duplicate_of = earlier
+        _set_public(
+            report, status_note or "Already reported: the Department is dealing with it.", None
+        )
+        report.save()
+        audit_record(
+            actor=actor,
+            town=report.town,
+            action="report.duplicate",
+            section=ADMINISTRATION,
+            summary=f"Report {report.tracking_number} is a duplicate of {earlier.tracking_number}",
+            obj=report,
+        )
+        _mail_status_change(report)
+    return report
+
+
+def report_close(report: Report, *, actor, status_note: str):
+    """Close the report with a note for the reporter (§ 267-5)."""
+    if not (status_note or "").strip():
+        raise InputError(
+            "status_note", status_note, "tell the reporter why it is closed", ADMINISTRATION
+        )
+    with transaction.atomic():
+        report = _locked(report)
+        open_count = report.investigations.filter(state__in=OPEN_INVESTIGATION_STATES).count()
+        _move(report, "close_report", ReportFacts(open_investigations=open_count))
+        _set_public(report, status_note, None)
+        report.save()
+        audit_record(
+            actor=actor,
+            town=report.town,
+            action="report.close",
+            section=ADMINISTRATION,
+            summary=f"Report {report.tracking_number} closed",
+            obj=report,
+        )
+        _mail_status_change(report)
+    return report
+
+
+def report_investigation_started(report: Report, *, actor, investigation) -> Report:
+    """Move a report under investigation; call inside the investigation service's transaction."""
+    report = _locked(report)
+    _move(report, "start_investigation", ReportFacts())
+    report.save()
+    audit_record(
+        actor=actor,
+        town=report.town,
+        action="report.investigate",
+        section=APPLICABILITY,
+        summary=f"Report {report.tracking_number}: investigation {investigation.number} opened",
+        obj=report,
+        case=investigation,
+    )
+    return report
+
+
+def _move(report: Report, step: str, facts: ReportFacts) -> None:
+    transition = attempt("report", step, report.state, facts)
+    report.state = transition.target.value
+    report.status = REPORT_PUBLIC_STATUS[transition.target]
+
+
+def _set_public(report: Report, status_note: str, expected_on: dt.date | None) -> None:
+    report.status_note = (status_note or "").strip()
+    if expected_on is not None:
+        noon = dt.datetime.combine(expected_on, dt.time(12))
+        report.expected_at = timezone.make_aware(noon)
+    elif report.status in ("closed", "duplicate"):
+        report.expected_at = None
+
+
+def _locked(report: Report) -> Report:
+    return Report.objects.select_for_update().select_related("town").get(pk=report.pk)
+
+
+def _new_tracking_number(town, now) -> str:
+    """R-<year>-<sequence in the town's year>-<4 random letters>: readable, not guessable."""
+    year = timezone.localtime(now).year
+    sequence = Report.objects.filter(town=town, submitted_at__year=year).count() + 1
+    while True:
+        suffix = "".join(secrets.choice(TRACKING_ALPHABET) for _ in range(4))
+        number = f"R-{year}-{sequence:04d}-{suffix}"
+        if not Report.objects.filter(tracking_number=number).exists():
+            return number
+
+
+def _checked(validator, field: str, value: str, why: str) -> None:
+    from django.core.exceptions import ValidationError
+
+    try:
+        validator(value)
+    except ValidationError:
+        raise InputError(field, value, why) from None
+
+
+def _site_url(path: str) -> str:
+    return f"{getattr(settings, 'OUTFALL_SITE_URL', '').rstrip('/')}{path}"
+
+
+def _mail_status_change(report: Report) -> None:
+    expected = (
+        f"\nExpected next step by: {timezone.localdate(report.expected_at).isoformat()}"
+        if report.expected_at
+        else ""
+    )
+    _mail_reporter(
+        report,
+        f"Your report {report.tracking_number}: {report.get_status_display()}",
+        f"Status: {report.get_status_display()}\n{report.status_note}{expected}\n\n"
+        "Use the private link you were sent when you made the report to see it at any time.\n",
+    )
+
+
+def _mail_reporter(report: Report, subject: str, body: str) -> None:
+    to = [report.contact_email] if report.contact_email else []
+    if to:
+        transaction.on_commit(lambda: send_mail(subject, body, None, to))

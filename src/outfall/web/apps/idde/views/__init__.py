@@ -1,0 +1,1 @@
+"""Pages of the DPW's Article I records; each module exports `urlpatterns`."""

@@ -1,0 +1,294 @@
+"""Investigation pages (§ 267-5): open from a report or an MS4 structure, record source tracing,
+the property and the responsible person, evaluate the discharge against § 267-7 with the law
+engine, refer a prohibited discharge to enforcement (§ 267-10A), close.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import path
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from outfall.compliance.lifecycle import TransitionNotAllowed
+from outfall.kernel.errors import InputError
+from outfall.law.errors import LawError
+from outfall.web.apps.assets.models import Asset
+from outfall.web.apps.core.permissions import towns_with_role
+from outfall.web.apps.idde import policy
+from outfall.web.apps.idde.forms import investigations as f
+from outfall.web.apps.idde.selectors import investigations as sel
+from outfall.web.apps.idde.selectors.reports import report_get
+from outfall.web.apps.idde.services import investigations as svc
+
+FACT_FIELDS = svc.EDITABLE_FIELDS
+
+
+@login_required
+def investigation_list(request):
+    policy.require(request.user, "investigation.view", town=request.town)
+    state = request.GET.get("state") or None
+    return render(
+        request,
+        "idde/investigations/list.html",
+        {
+            "investigations": sel.investigation_list_visible_to(
+                request.user, town=request.town, state=state
+            )[:500],
+            "state": state,
+            "states": list(sel.INVESTIGATION_STATE_LABELS.items()),
+        },
+    )
+
+
+def _source(request):
+    """The report or structure the new investigation starts from (404 when not visible)."""
+    report = asset = None
+    if request.GET.get("report") or request.POST.get("report"):
+        report = report_get(request.user, _int(request.GET.get("report") or request.POST["report"]))
+    elif request.GET.get("asset") or request.POST.get("asset"):
+        pk = _int(request.GET.get("asset") or request.POST["asset"])
+        asset = Asset.objects.filter(
+            pk=pk, town_id__in=towns_with_role(request.user, policy.VIEWER_ROLES)
+        ).first()
+        if asset is None:
+            raise Http404("No such structure")
+    else:
+        raise Http404("Open an investigation from a report or a structure")
+    return report, asset
+
+
+def _int(value) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise Http404("Not a record number") from None
+
+
+@login_required
+def investigation_new(request):
+    report, asset = _source(request)
+    town = (report or asset).town
+    policy.require(request.user, "investigation.manage", town=town)
+    posted = request.method == "POST"
+    initial = {"property_address": report.address} if report else {}
+    form = f.InvestigationFactsForm(request.POST if posted else None, initial=initial)
+    refused = ()
+    if posted and form.is_valid():
+        try:
+            investigation = svc.investigation_open(
+                town,
+                actor=request.user,
+                report=report,
+                asset=asset,
+                **{k: form.cleaned_data.get(k, "") for k in FACT_FIELDS},
+            )
+        except InputError as exc:
+            form.add_input_error(exc)
+        except TransitionNotAllowed as exc:
+            refused = exc.reasons
+        else:
+            messages.success(request, f"Investigation {investigation.number} opened.")
+            return redirect("idde:investigation_detail", investigation.pk)
+    return render(
+        request,
+        "idde/investigations/form.html",
+        {"form": form, "report": report, "asset": asset, "refused": refused, "new": True},
+        status=400 if posted else 200,
+    )
+
+
+@login_required
+def investigation_detail(request, pk: int):
+    investigation = sel.investigation_get(request.user, pk)
+    return _detail(request, investigation)
+
+
+def _detail(request, investigation, *, status=200, refused=(), close_form=None):
+    user = request.user
+    return render(
+        request,
+        "idde/investigations/detail.html",
+        {
+            "investigation": investigation,
+            "state_label": sel.investigation_state_label(investigation),
+            "determinations": sel.determination_list(investigation),
+            "steps": sel.investigation_steps(investigation),
+            "refused": refused,
+            "close_form": close_form or f.CloseInvestigationForm(),
+            "enforcement_url": svc.enforcement_url(investigation),
+            "may_manage": policy.can(user, "investigation.manage", obj=investigation),
+            "may_evaluate": policy.can(user, "investigation.evaluate", obj=investigation),
+            "may_refer": policy.can(user, "investigation.refer", obj=investigation),
+            "may_close": policy.can(user, "investigation.close", obj=investigation),
+        },
+        status=status,
+    )
+
+
+@login_required
+def investigation_facts(request, pk: int):
+    investigation = sel.investigation_get(request.user, pk)
+    policy.require(request.user, "investigation.manage", obj=investigation)
+    posted = request.method == "POST"
+    form = f.InvestigationFactsForm(
+        request.POST if posted else None,
+        initial={k: getattr(investigation, k) for k in FACT_FIELDS},
+    )
+    if posted and form.is_valid():
+        try:
+            svc.investigation_update(
+                investigation,
+                actor=request.user,
+                **{k: form.cleaned_data.get(k, "") for k in FACT_FIELDS},
+            )
+        except InputError as exc:
+            form.add_input_error(exc)
+        else:
+            messages.success(request, "Investigation updated.")
+            return redirect("idde:investigation_detail", investigation.pk)
+    return render(
+        request,
+        "idde/investigations/form.html",
+        {"form": form, "investigation": investigation, "new": False},
+        status=400 if posted else 200,
+    )
+
+
+@login_required
+def investigation_evaluate(request, pk: int):
+    """Step 1 (GET): the kind and the date. Step 2: that kind's conditions. POST: evaluate."""
+    investigation = sel.investigation_get(request.user, pk)
+    policy.require(request.user, "investigation.evaluate", obj=investigation)
+    posted = request.method == "POST"
+    data = request.POST if posted else (request.GET if "kind" in request.GET else None)
+    initial_kind = {"kind": investigation.discharge_kind} if investigation.discharge_kind else {}
+    as_of = _as_of(data) or timezone.localdate()
+    try:
+        kinds = sel.discharge_kinds(investigation.town, as_of)
+    except LawError as exc:
+        kind_form = f.KindForm(data, kinds=[], initial=initial_kind)
+        kind_form.add_error("as_of", f"Date {as_of.isoformat()}: {exc}")
+        return _evaluate_page(request, investigation, kind_form, None, status=400)
+    kind_form = f.KindForm(data, kinds=kinds, initial=initial_kind)
+    conditions_form = None
+    refused = ()
+    if data is not None and kind_form.is_valid():
+        kind = next(k for k in kinds if k.kind == kind_form.cleaned_data["kind"])
+        previous = investigation.conditions if kind.kind == investigation.discharge_kind else {}
+        conditions_form = f.ConditionsForm(
+            request.POST if posted else None,
+            kind=kind,
+            initial={f.CONDITION_PREFIX + k: _shown(v) for k, v in previous.items()},
+        )
+        if posted and conditions_form.is_valid():
+            try:
+                svc.investigation_evaluate(
+                    investigation,
+                    kind=kind.kind,
+                    conditions=conditions_form.conditions(),
+                    as_of=kind_form.cleaned_data["as_of"],
+                    actor=request.user,
+                )
+            except InputError as exc:
+                conditions_form.add_input_error(exc)
+            except TransitionNotAllowed as exc:
+                refused = exc.reasons
+            else:
+                messages.success(request, "Determination recorded.")
+                return redirect("idde:investigation_detail", investigation.pk)
+    return _evaluate_page(
+        request,
+        investigation,
+        kind_form,
+        conditions_form,
+        refused=refused,
+        status=400 if posted else 200,
+    )
+
+
+def _evaluate_page(request, investigation, kind_form, conditions_form, *, refused=(), status):
+    return render(
+        request,
+        "idde/investigations/evaluate.html",
+        {
+            "investigation": investigation,
+            "kind_form": kind_form,
+            "conditions_form": conditions_form,
+            "refused": refused,
+        },
+        status=status,
+    )
+
+
+def _as_of(data):
+    if not data or not data.get("as_of"):
+        return None
+    field = f.KindForm.base_fields["as_of"]
+    try:
+        return field.clean(data.get("as_of"))
+    except ValidationError:
+        return None
+
+
+def _shown(value):
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return value
+
+
+@login_required
+@require_POST
+def investigation_refer(request, pk: int):
+    investigation = sel.investigation_get(request.user, pk)
+    policy.require(request.user, "investigation.refer", obj=investigation)
+    try:
+        investigation = svc.investigation_refer(investigation, actor=request.user)
+    except TransitionNotAllowed as exc:
+        return _detail(request, investigation, status=400, refused=exc.reasons)
+    messages.success(
+        request, "Referral recorded. Open the enforcement case from the link on this page."
+    )
+    return redirect("idde:investigation_detail", investigation.pk)
+
+
+@login_required
+@require_POST
+def investigation_close(request, pk: int):
+    investigation = sel.investigation_get(request.user, pk)
+    policy.require(request.user, "investigation.close", obj=investigation)
+    form = f.CloseInvestigationForm(request.POST)
+    refused = ()
+    if form.is_valid():
+        try:
+            svc.investigation_close(
+                investigation,
+                actor=request.user,
+                reason=form.cleaned_data["reason"],
+                note=form.cleaned_data["note"],
+            )
+        except InputError as exc:
+            form.add_input_error(exc)
+        except TransitionNotAllowed as exc:
+            refused = exc.reasons
+        else:
+            messages.success(request, "Investigation closed.")
+            return redirect("idde:investigation_detail", investigation.pk)
+    return _detail(request, investigation, status=400, refused=refused, close_form=form)
+
+
+urlpatterns = [
+    path("investigations/", investigation_list, name="investigation_list"),
+    path("investigations/new/", investigation_new, name="investigation_new"),
+    path("investigations/<int:pk>/", investigation_detail, name="investigation_detail"),
+    path("investigations/<int:pk>/facts/", investigation_facts, name="investigation_facts"),
+    path(
+        "investigations/<int:pk>/evaluate/", investigation_evaluate, name="investigation_evaluate"
+    ),
+    path("investigations/<int:pk>/refer/", investigation_refer, name="investigation_refer"),
+    path("investigations/<int:pk>/close/", investigation_close, name="investigation_close"),
+]

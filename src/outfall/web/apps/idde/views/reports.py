@@ -1,0 +1,305 @@
+"""Report pages. The public form and status page need no login (rate-limited per address, with
+a honeypot and a minimum fill time against spam); triage is the Department's (§ 267-5).
+
+`urlpatterns` mount under /dpw/idde/ (namespace `idde`); `public_urlpatterns` under /report/
+(namespace `idde_public`, see idde/urls_public.py).
+"""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import FileResponse, Http404
+from django.shortcuts import redirect, render
+from django.urls import path, reverse
+from django.views.decorators.http import require_http_methods, require_POST
+from django_ratelimit.decorators import ratelimit
+
+from outfall.compliance.lifecycle import TransitionNotAllowed
+from outfall.kernel.errors import InputError
+from outfall.web.apps.idde import policy
+from outfall.web.apps.idde.forms import reports as f
+from outfall.web.apps.idde.models import Report
+from outfall.web.apps.idde.selectors import reports as sel
+from outfall.web.apps.idde.services import reports as svc
+
+DEFAULT_SUBMIT_RATE = "10/h"
+DEFAULT_STATUS_RATE = "60/m"
+
+
+def submit_rate(group, request) -> str:
+    """Reports accepted per address (settings.OUTFALL_REPORT_RATE, django-ratelimit syntax)."""
+    return getattr(settings, "OUTFALL_REPORT_RATE", DEFAULT_SUBMIT_RATE)
+
+
+def status_rate(group, request) -> str:
+    return getattr(settings, "OUTFALL_PUBLIC_RATE", DEFAULT_STATUS_RATE)
+
+
+def rate_limited(request):
+    response = render(request, "idde/reports/rate_limited.html", status=429)
+    response["Retry-After"] = "60"
+    return response
+
+
+def limited_page(view):
+    """A public page: rate-limited per address; a blocked request gets the 429 page."""
+
+    @ratelimit(key="ip", rate=status_rate, group="idde.public.read", method="GET", block=False)
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        if getattr(request, "limited", False):
+            return rate_limited(request)
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+# --- public ---------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+@ratelimit(key="ip", rate=submit_rate, group="idde.report.submit", method="POST", block=False)
+def public_report_form(request):
+    town = request.town
+    if request.method == "GET":
+        form = f.PublicReportForm(initial={"started": f.started_stamp()})
+        return _public_form_page(request, form)
+    if getattr(request, "limited", False):
+        return rate_limited(request)
+    form = f.PublicReportForm(request.POST, request.FILES)
+    if form.honeypot_filled():
+        form.is_valid()
+        form.add_error(None, "Your report could not be accepted. Please call the DPW instead.")
+        return _public_form_page(request, form, status=400)
+    if form.filled_too_fast():
+        data = request.POST.copy()
+        data["started"] = f.started_stamp()
+        form = f.PublicReportForm(data, request.FILES)
+        form.is_valid()
+        form.add_error(None, "Please check your report, then send it again.")
+        return _public_form_page(request, form, status=400)
+    if form.is_valid():
+        d = form.cleaned_data
+        try:
+            submitted = svc.report_submit(
+                town,
+                description=d["description"],
+                latitude=d.get("latitude"),
+                longitude=d.get("longitude"),
+                address=d.get("address", ""),
+                seen=d.get("seen") or [],
+                flowing_now=d.get("flowing_now", ""),
+                photo=d.get("photo"),
+                contact_name=d.get("contact_name", ""),
+                contact_email=d.get("contact_email", ""),
+                contact_phone=d.get("contact_phone", ""),
+                actor=request.user,
+            )
+        except InputError as exc:
+            form.add_input_error(exc)
+        else:
+            return redirect(f"{submitted.status_path}?new=1")
+    return _public_form_page(request, form, status=400)
+
+
+def _public_form_page(request, form, status: int = 200):
+    south, north, west, east = svc.report_bounds(request.town)
+    return render(
+        request,
+        "idde/reports/public_form.html",
+        {
+            "form": form,
+            "town": request.town,
+            "bounds": {"south": south, "north": north, "west": west, "east": east},
+            "tiles": settings.OUTFALL_MAP_TILES,
+            "attribution": settings.OUTFALL_MAP_ATTRIBUTION,
+        },
+        status=status,
+    )
+
+
+@limited_page
+def public_status_lookup(request):
+    form = f.StatusLookupForm(request.GET or None)
+    if request.GET and form.is_valid():
+        d = form.cleaned_data
+        if sel.report_get_by_token(d["tracking_number"].strip(), d["token"].strip()):
+            return redirect(
+                "idde_public:report_status", d["tracking_number"].strip(), d["token"].strip()
+            )
+        form.add_error(None, "No report matches this tracking number and private status code.")
+    return render(
+        request,
+        "idde/reports/public_lookup.html",
+        {"form": form},
+        status=400 if request.GET else 200,
+    )
+
+
+@limited_page
+def public_report_status(request, tracking_number: str, token: str):
+    report = sel.report_get_by_token(tracking_number, token)
+    if report is None:
+        raise Http404("No report matches this link")
+    return render(
+        request,
+        "idde/reports/public_status.html",
+        {
+            "status": sel.report_public_status(report),
+            "nearby": sel.report_list_nearby_public(report),
+            "new": request.GET.get("new") == "1",
+            "token": token,
+            "nearby_metres": int(sel.NEARBY_METRES),
+            "nearby_days": sel.NEARBY_DAYS,
+        },
+    )
+
+
+# --- the Department's triage ------------------------------------------------------------------
+
+
+@login_required
+def report_list(request):
+    policy.require(request.user, "report.view", town=request.town)
+    status = request.GET.get("status") or None
+    if status not in (None, *Report.Status.values):
+        status = None
+    reports = sel.report_list_visible_to(request.user, town=request.town, status=status)
+    return render(
+        request,
+        "idde/reports/list.html",
+        {"reports": reports[:500], "status": status, "statuses": Report.Status.choices},
+    )
+
+
+@login_required
+def report_detail(request, pk: int):
+    report = sel.report_get(request.user, pk)
+    return _detail_page(request, report)
+
+
+def _detail_page(request, report, *, status: int = 200, refused=(), **forms):
+    policy.require(request.user, "report.view", obj=report)
+    may_triage = policy.can(request.user, "report.triage", obj=report)
+    context = {
+        "report": report,
+        "state_label": sel.report_state_label(report),
+        "nearby": sel.report_list_nearby(report),
+        "nearby_metres": int(sel.NEARBY_METRES),
+        "nearby_days": sel.NEARBY_DAYS,
+        "investigations": report.investigations.order_by("-opened_on"),
+        "may_triage": may_triage,
+        "may_investigate": policy.can(request.user, "investigation.manage", obj=report),
+        "refused": refused,
+        "triage_form": forms.get("triage_form")
+        or f.TriageForm(
+            initial={
+                "status_note": report.status_note,
+                "expected_on": report.expected_at.date() if report.expected_at else None,
+            }
+        ),
+        "duplicate_form": forms.get("duplicate_form") or f.DuplicateForm(),
+        "close_form": forms.get("close_form") or f.CloseReportForm(),
+    }
+    return render(request, "idde/reports/detail.html", context, status=status)
+
+
+def _report_action(request, pk, *, form_class, form_name, perform, done):
+    report = sel.report_get(request.user, pk)
+    policy.require(request.user, "report.triage", obj=report)
+    form = form_class(request.POST)
+    refused = ()
+    if form.is_valid():
+        try:
+            perform(report, form.cleaned_data)
+        except InputError as exc:
+            form.add_input_error(exc)
+        except TransitionNotAllowed as exc:
+            refused = exc.reasons
+        else:
+            messages.success(request, done)
+            return redirect("idde:report_detail", report.pk)
+    return _detail_page(request, report, status=400, refused=refused, **{form_name: form})
+
+
+@login_required
+@require_POST
+def report_triage(request, pk: int):
+    return _report_action(
+        request,
+        pk,
+        form_class=f.TriageForm,
+        form_name="triage_form",
+        perform=lambda r, d: svc.report_triage(
+            r, actor=request.user, status_note=d["status_note"], expected_on=d["expected_on"]
+        ),
+        done="Public status updated.",
+    )
+
+
+@login_required
+@require_POST
+def report_duplicate(request, pk: int):
+    return _report_action(
+        request,
+        pk,
+        form_class=f.DuplicateForm,
+        form_name="duplicate_form",
+        perform=lambda r, d: svc.report_mark_duplicate(
+            r,
+            duplicate_of=d["duplicate_of"],
+            actor=request.user,
+            status_note=d.get("status_note", ""),
+        ),
+        done="Marked as a duplicate.",
+    )
+
+
+@login_required
+@require_POST
+def report_close(request, pk: int):
+    return _report_action(
+        request,
+        pk,
+        form_class=f.CloseReportForm,
+        form_name="close_form",
+        perform=lambda r, d: svc.report_close(r, actor=request.user, status_note=d["status_note"]),
+        done="Report closed.",
+    )
+
+
+@login_required
+def report_photo(request, pk: int):
+    report = sel.report_get(request.user, pk)
+    policy.require(request.user, "report.view", obj=report)
+    if not report.photo:
+        raise Http404("No photo")
+    return FileResponse(report.photo.open("rb"), filename=report.photo.name.rsplit("/", 1)[-1])
+
+
+def report_url(report: Report) -> str:
+    return reverse("idde:report_detail", args=[report.pk])
+
+
+urlpatterns = [
+    path("reports/", report_list, name="report_list"),
+    path("reports/<int:pk>/", report_detail, name="report_detail"),
+    path("reports/<int:pk>/triage/", report_triage, name="report_triage"),
+    path("reports/<int:pk>/duplicate/", report_duplicate, name="report_duplicate"),
+    path("reports/<int:pk>/close/", report_close, name="report_close"),
+    path("reports/<int:pk>/photo/", report_photo, name="report_photo"),
+]
+
+public_urlpatterns = [
+    path("report/", public_report_form, name="report_form"),
+    path("report/status/", public_status_lookup, name="report_lookup"),
+    path(
+        "report/status/<str:tracking_number>/<str:token>/",
+        public_report_status,
+        name="report_status",
+    ),
+]
