@@ -146,6 +146,17 @@ class DischargePermit(models.Model):
     issued_on = models.DateField(null=True, blank=True)
     inspected_on = models.DateField(null=True, blank=True)
     state = models.CharField(max_length=20, default="applied")
+    first_discharge_on = models.DateField(null=True, blank=True)
+    refused_on = models.DateField(null=True, blank=True)
+    refusal_reason = models.TextField(blank=True)
+    inspection_planned_on = models.DateField(null=True, blank=True)
+    inspection_passed = models.BooleanField(null=True)
+    inspection_findings = models.JSONField(default=dict, blank=True)
+    inspection_notes = models.TextField(blank=True)
+    determination = models.JSONField(
+        default=dict, blank=True, help_text="the law's § 267-7 answer at the last step, as made"
+    )
+    document = models.FileField(upload_to="idde/discharge_permits/%Y/", null=True, blank=True)
 
 
 class DischargeNotice(models.Model):
@@ -192,6 +203,9 @@ class Spill(models.Model):
     contained_on = models.DateField(null=True, blank=True)
     recorded_by = models.ForeignKey(USER, on_delete=models.PROTECT)
     closed_on = models.DateField(null=True, blank=True)
+    determination = models.JSONField(
+        default=dict, blank=True, help_text="the law's § 267-9 deadlines at the last record"
+    )
 
 
 class EmergencySuspension(models.Model):
@@ -209,3 +223,10 @@ class EmergencySuspension(models.Model):
     complied = models.BooleanField(null=True)
     reinstated_at = models.DateTimeField(null=True, blank=True)
     ordered_by = models.ForeignKey(USER, on_delete=models.PROTECT)
+    determination = models.JSONField(
+        default=dict, blank=True, help_text="the law's § 267-8 answer when the order was made"
+    )
+    document = models.FileField(upload_to="idde/suspensions/%Y/", null=True, blank=True)
+    steps_determination = models.JSONField(default=dict, blank=True)
+    steps_recorded_at = models.DateTimeField(null=True, blank=True)
+    reinstatement_note = models.TextField(blank=True)

@@ -1,0 +1,92 @@
+"""Forms for sump pump discharge permits (§ 267-7D(2)(g)): the shape of what was typed; the
+services and the permit's lifecycle judge it against the law.
+"""
+
+from __future__ import annotations
+
+from django import forms
+
+from outfall.web.apps.permits.forms.construction import AccessibleForm, date_field
+
+YES_NO = [("yes", "Yes"), ("no", "No")]
+YES_NO_UNKNOWN = [("yes", "Yes"), ("no", "No"), ("unknown", "Not known")]
+
+
+def yes_no(label: str, *, unknown: bool = False, help_text: str = "") -> forms.ChoiceField:
+    return forms.ChoiceField(
+        label=label,
+        choices=YES_NO_UNKNOWN if unknown else YES_NO,
+        widget=forms.RadioSelect,
+        help_text=help_text,
+    )
+
+
+def as_bool(value: str) -> bool | None:
+    """ "yes" / "no" / "unknown" as the law's True / False / None."""
+    return {"yes": True, "no": False}.get(value)
+
+
+def text_area(label: str, *, required: bool = True, help_text: str = "") -> forms.CharField:
+    return forms.CharField(
+        label=label,
+        required=required,
+        help_text=help_text,
+        widget=forms.Textarea(attrs={"rows": 4}),
+    )
+
+
+class ApplyForm(AccessibleForm):
+    property_address = forms.CharField(label="Property address", max_length=200)
+    applicant_name = forms.CharField(label="Applicant", max_length=200)
+    applicant_email = forms.EmailField(label="Applicant's e-mail", required=False)
+    intake_inside_structure = yes_no(
+        "Is the pump intake inside a building or other structure?",
+        help_text="§ 267-7D(2)(g) asks a DPW permit only for an intake inside a structure.",
+    )
+    applied_on = date_field("Application received on")
+    first_discharge_on = date_field(
+        "First discharge on",
+        required=False,
+        today=False,
+        help_text="Leave empty if the pump has not yet discharged.",
+    )
+
+
+class ConditionsForm(AccessibleForm):
+    conditions = text_area("Conditions of the permit")
+    inspection_planned_on = date_field("Inspection planned for", required=False, today=False)
+
+
+class IssueForm(AccessibleForm):
+    issued_on = date_field("Issued on")
+    permit_number = forms.CharField(
+        label="Permit number",
+        max_length=30,
+        required=False,
+        help_text="Leave empty to number it SPP-<year>-NNNN.",
+    )
+    conditions = text_area("Conditions of the permit", required=False)
+    inspection_planned_on = date_field("Inspection planned for", required=False, today=False)
+    with_pdf = forms.BooleanField(label="File the permit as a PDF", required=False, initial=True)
+
+
+class RefuseForm(AccessibleForm):
+    refused_on = date_field("Refused on")
+    reason = text_area("Reason given to the applicant")
+
+
+class InspectForm(AccessibleForm):
+    inspected_on = date_field("Inspected on")
+    passed = yes_no("Does the discharge follow the permit and the applicable laws?")
+    uncontaminated = yes_no("Is the groundwater uncontaminated?", unknown=True)
+    not_a_significant_pollutant_source = yes_no(
+        "Does the source add no significant load of pollutants?", unknown=True
+    )
+    notes = text_area("Notes", required=False)
+
+
+class EvaluateForm(AccessibleForm):
+    on = date_field(
+        "Discharge on",
+        help_text="The law in force on this date is applied to the record.",
+    )

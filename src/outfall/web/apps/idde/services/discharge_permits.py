@@ -1,0 +1,294 @@
+"""Writes for sump pump discharge permits (§ 267-7D(2)(g), from the 5-10-2022 ATM Art. 18):
+the application, its conditions, issue (with the permit number and, if asked, its PDF), refusal
+and inspection. Each step goes through the permit's lifecycle, whose guards ask the law, and is
+audited under § 267-7D(2)(g) in the same transaction; the applicant is told after commit.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.core.mail import EmailMessage
+from django.db import transaction
+from django.template.loader import get_template
+
+from outfall.compliance.lifecycle import discharge_permit as machine
+from outfall.kernel.errors import InputError
+from outfall.web.apps.audit.services import audit_record
+from outfall.web.apps.idde.models import DischargePermit
+from outfall.web.apps.idde.selectors.discharge_permits import discharge_permit_evaluation
+from outfall.web.apps.permits.documents import render_pdf
+
+SECTION = machine.SECTION
+
+
+def next_number(model, prefix: str, year: int) -> str:
+    """The next free `<prefix>-<year>-NNNN` number of `model` (numbers are unique everywhere)."""
+    stem = f"{prefix}-{year}-"
+    taken = model.objects.filter(number__startswith=stem).values_list("number", flat=True)
+    highest = max(
+        (int(n.rsplit("-", 1)[1]) for n in taken if n.rsplit("-", 1)[1].isdigit()), default=0
+    )
+    return f"{stem}{highest + 1:04d}"
+
+
+def mail_on_commit(subject: str, body: str, to: list[str]) -> None:
+    """Queue one e-mail for after the commit; a rolled-back write sends nothing."""
+    recipients = [t for t in to if t]
+    if recipients:
+        transaction.on_commit(
+            lambda: EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, recipients).send()
+        )
+
+
+def pdf_from_template(template: str, context: dict) -> bytes:
+    """A real PDF (WeasyPrint) of one of our document templates."""
+    return render_pdf(get_template(template).render(context))
+
+
+def _facts(permit: DischargePermit, **dates) -> machine.DischargePermitFacts:
+    values = {
+        "town": permit.town.slug,
+        "applied_on": permit.applied_on,
+        "intake_inside_structure": permit.intake_inside_structure,
+        "issued_on": permit.issued_on,
+        "inspected_on": permit.inspected_on,
+        "refused_on": permit.refused_on,
+    }
+    values.update(dates)
+    return machine.DischargePermitFacts(**values)
+
+
+def _locked(permit: DischargePermit) -> DischargePermit:
+    return DischargePermit.objects.select_for_update().select_related("town").get(pk=permit.pk)
+
+
+def discharge_permit_apply(
+    *,
+    town,
+    property_address: str,
+    applicant_name: str,
+    intake_inside_structure: bool,
+    applied_on: dt.date,
+    applicant_email: str = "",
+    first_discharge_on: dt.date | None = None,
+    actor,
+) -> DischargePermit:
+    """Record an application; refused when the law asked no permit on that date or for that pump."""
+    det = machine.permit_requirement(
+        applied_on, town=town.slug, intake_inside_structure=intake_inside_structure
+    )
+    if not machine.permit_required(det):
+        if not intake_inside_structure:
+            raise InputError(
+                "intake_inside_structure",
+                "no",
+                "a DPW permit is asked only for a pump whose intake is inside a structure",
+                SECTION,
+            )
+        raise InputError(
+            "applied_on",
+            applied_on.isoformat(),
+            "on that date the law asked no DPW permit for pumped groundwater (the permit came "
+            "with the 5-10-2022 ATM Art. 18 amendment)",
+            SECTION,
+        )
+    with transaction.atomic():
+        permit = DischargePermit.objects.create(
+            town=town,
+            number=next_number(DischargePermit, "SPA", applied_on.year),
+            property_address=property_address,
+            applicant_name=applicant_name,
+            applicant_email=applicant_email,
+            intake_inside_structure=intake_inside_structure,
+            applied_on=applied_on,
+            first_discharge_on=first_discharge_on,
+            state=machine.DischargePermitState.APPLIED,
+            determination=det.as_dict(),
+        )
+        audit_record(
+            actor=actor,
+            town=town,
+            action="discharge_permit.apply",
+            section=SECTION,
+            summary=f"Sump pump discharge permit applied for at {property_address} "
+            f"({applicant_name}) on {applied_on.isoformat()}",
+            obj=permit,
+        )
+    return permit
+
+
+def discharge_permit_set_conditions(
+    permit: DischargePermit,
+    *,
+    conditions: str,
+    inspection_planned_on: dt.date | None = None,
+    actor,
+) -> DischargePermit:
+    """Set the permit's conditions and the planned inspection (before or after issue)."""
+    with transaction.atomic():
+        p = _locked(permit)
+        if p.state not in (
+            machine.DischargePermitState.APPLIED,
+            machine.DischargePermitState.ISSUED,
+        ):
+            raise InputError(
+                "conditions",
+                conditions[:40],
+                f"the permit is {p.state}; its conditions are fixed",
+                SECTION,
+            )
+        if inspection_planned_on and inspection_planned_on < p.applied_on:
+            raise InputError(
+                "inspection_planned_on",
+                inspection_planned_on.isoformat(),
+                f"is before the application was received ({p.applied_on.isoformat()})",
+                SECTION,
+            )
+        before = {"conditions": p.conditions, "inspection_planned_on": p.inspection_planned_on}
+        p.conditions = conditions
+        p.inspection_planned_on = inspection_planned_on
+        p.save(update_fields=["conditions", "inspection_planned_on"])
+        audit_record(
+            actor=actor,
+            town=p.town,
+            action="discharge_permit.conditions",
+            section=SECTION,
+            summary=f"Conditions of {p.number} set",
+            obj=p,
+            changes={
+                "before": before,
+                "after": {"conditions": conditions, "inspection_planned_on": inspection_planned_on},
+            },
+        )
+    return p
+
+
+def discharge_permit_issue(
+    permit: DischargePermit,
+    *,
+    issued_on: dt.date,
+    conditions: str = "",
+    permit_number: str = "",
+    inspection_planned_on: dt.date | None = None,
+    with_pdf: bool = True,
+    actor,
+) -> DischargePermit:
+    """Issue the permit under its number, with its conditions and (if asked) the permit PDF."""
+    with transaction.atomic():
+        p = _locked(permit)
+        step = machine.attempt("issue", p.state, _facts(p, issued_on=issued_on))
+        number = permit_number.strip() or next_number(DischargePermit, "SPP", issued_on.year)
+        if DischargePermit.objects.filter(number=number).exclude(pk=p.pk).exists():
+            raise InputError("permit_number", number, "is already the number of another permit")
+        application_number = p.number
+        p.number = number
+        p.issued_on = issued_on
+        p.state = step.target
+        if conditions:
+            p.conditions = conditions
+        if inspection_planned_on:
+            p.inspection_planned_on = inspection_planned_on
+        p.determination = discharge_permit_evaluation(p, issued_on).as_dict()
+        if with_pdf:
+            pdf = pdf_from_template(
+                "idde/discharge_permits/permit_document.html",
+                {"permit": p, "town": p.town, "application_number": application_number},
+            )
+            digest = hashlib.sha256(pdf).hexdigest()[:12]
+            p.document.save(f"{number}-{digest}.pdf", ContentFile(pdf), save=False)
+        p.save()
+        audit_record(
+            actor=actor,
+            town=p.town,
+            action="discharge_permit.issue",
+            section=step.citation,
+            summary=f"Permit {number} issued on {issued_on.isoformat()} "
+            f"(application {application_number})",
+            obj=p,
+            changes={
+                "number": [application_number, number],
+                "state": [step.sources[0], step.target],
+            },
+        )
+        mail_on_commit(
+            f"Sump pump discharge permit {number}",
+            f"The Department of Public Works issued permit {number} on {issued_on.isoformat()} "
+            f"for the sump pump discharge at {p.property_address} ({SECTION}). "
+            + (f"Conditions: {p.conditions}" if p.conditions else ""),
+            [p.applicant_email],
+        )
+    return p
+
+
+def discharge_permit_refuse(
+    permit: DischargePermit, *, refused_on: dt.date, reason: str, actor
+) -> DischargePermit:
+    """Refuse the application, with the reason the applicant is told."""
+    with transaction.atomic():
+        p = _locked(permit)
+        step = machine.attempt("refuse", p.state, _facts(p, refused_on=refused_on))
+        p.state = step.target
+        p.refused_on = refused_on
+        p.refusal_reason = reason
+        p.determination = discharge_permit_evaluation(p, refused_on).as_dict()
+        p.save()
+        audit_record(
+            actor=actor,
+            town=p.town,
+            action="discharge_permit.refuse",
+            section=step.citation,
+            summary=f"Application {p.number} refused on {refused_on.isoformat()}: {reason}",
+            obj=p,
+            changes={"state": [step.sources[0], step.target]},
+        )
+        mail_on_commit(
+            f"Sump pump discharge permit application {p.number}",
+            f"The Department of Public Works refused the application for a sump pump discharge "
+            f"permit at {p.property_address} on {refused_on.isoformat()} ({SECTION}). "
+            f"Reason: {reason}",
+            [p.applicant_email],
+        )
+    return p
+
+
+def discharge_permit_inspect(
+    permit: DischargePermit,
+    *,
+    inspected_on: dt.date,
+    passed: bool,
+    uncontaminated: bool | None = None,
+    not_a_significant_pollutant_source: bool | None = None,
+    notes: str = "",
+    actor,
+) -> DischargePermit:
+    """Record an inspection of an issued permit and what it found; the law re-evaluates."""
+    with transaction.atomic():
+        p = _locked(permit)
+        step = machine.attempt("inspect", p.state, _facts(p, inspected_on=inspected_on))
+        p.state = step.target
+        p.inspected_on = inspected_on
+        p.inspection_passed = passed
+        p.inspection_notes = notes
+        p.inspection_findings = {
+            "uncontaminated": uncontaminated,
+            "not_a_significant_pollutant_source": not_a_significant_pollutant_source,
+        }
+        det = discharge_permit_evaluation(p, inspected_on)
+        p.determination = det.as_dict()
+        p.save()
+        audit_record(
+            actor=actor,
+            town=p.town,
+            action="discharge_permit.inspect",
+            section=step.citation,
+            summary=f"{p.number} inspected on {inspected_on.isoformat()}: "
+            f"{'follows the permit' if passed else 'does not follow the permit'}; "
+            f"the law's answer: {det.outcome}",
+            obj=p,
+            changes={"findings": p.inspection_findings, "passed": passed},
+        )
+    return p

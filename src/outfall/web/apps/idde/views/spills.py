@@ -1,0 +1,113 @@
+"""Pages for releases reported under § 267-9: the list with any late notification flagged, the
+intake, the record with every clock (raw and moved date, section, explanation) beside what was
+done, and the notifications form.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import render
+from django.urls import path, reverse
+from django.utils import timezone
+
+from outfall.web.apps.idde.forms import spills as f
+from outfall.web.apps.idde.forms.discharge_permits import as_bool
+from outfall.web.apps.idde.policy import require
+from outfall.web.apps.idde.selectors import spills as sel
+from outfall.web.apps.idde.services import spills as svc
+from outfall.web.apps.idde.views.discharge_permits import form_page
+
+
+def _detail_url(spill) -> str:
+    return reverse("idde:spill_detail", args=[spill.pk])
+
+
+@login_required
+def spill_list(request):
+    require(request.user, "spill.manage", request.town)
+    now = timezone.now()
+    rows = [
+        {"spill": s, "flags": sel.spill_late_flags(s, now=now)}
+        for s in sel.spill_list_visible_to(request.user, request.town)
+    ]
+    return render(request, "idde/spills/list.html", {"rows": rows})
+
+
+@login_required
+def spill_new(request):
+    def perform(d):
+        spill = svc.spill_report(
+            town=request.town,
+            facility=d["facility"],
+            facility_address=d["facility_address"],
+            commercial_or_industrial=as_bool(d["commercial_or_industrial"]),
+            material=d["material"],
+            discovered_at=d["discovered_at"],
+            description=d["description"],
+            actor=request.user,
+        )
+        return f"Spill {spill.number} recorded; its clocks are running.", _detail_url(spill)
+
+    return form_page(
+        request,
+        action="spill.manage",
+        town=request.town,
+        form_class=f.SpillForm,
+        title="Record a spill",
+        citation=svc.SECTION,
+        back=reverse("idde:spill_list"),
+        perform=perform,
+    )
+
+
+@login_required
+def spill_detail(request, pk: int):
+    spill = sel.spill_get(request.user, pk)
+    require(request.user, "spill.manage", spill.town)
+    rows = sel.spill_clock_rows(spill)
+    return render(
+        request,
+        "idde/spills/detail.html",
+        {
+            "spill": spill,
+            "rows": rows,
+            "flags": [r for r in rows if r.status in {"late", "overdue"}],
+            "discovered_at": timezone.localtime(spill.discovered_at),
+        },
+    )
+
+
+@login_required
+def spill_notifications(request, pk: int):
+    spill = sel.spill_get(request.user, pk)
+
+    def perform(d):
+        svc.spill_notifications_record(spill, actor=request.user, **d)
+        return "Notifications recorded.", _detail_url(spill)
+
+    initial = {
+        "fire_police_notified_at": spill.fire_police_notified_at,
+        "department_notified_at": spill.department_notified_at,
+        "written_confirmation_on": spill.written_confirmation_on,
+    }
+    return form_page(
+        request,
+        action="spill.manage",
+        town=spill.town,
+        form_class=f.NotificationsForm,
+        title="Record the notifications",
+        citation=svc.SECTION,
+        back=_detail_url(spill),
+        subject=f"{spill.number} — {spill.facility} ({spill.get_material_display()})",
+        perform=perform,
+        initial={k: v for k, v in initial.items() if v},
+    )
+
+
+P = "spills/"
+urlpatterns = [
+    path(P, spill_list, name="spill_list"),
+    path(P + "new/", spill_new, name="spill_new"),
+    path(P + "<int:pk>/", spill_detail, name="spill_detail"),
+    path(P + "<int:pk>/notifications/", spill_notifications, name="spill_notifications"),
+]
