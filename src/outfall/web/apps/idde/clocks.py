@@ -36,6 +36,12 @@ CLOCK_KINDS = {
 }
 OPEN_REPORT_STATES = (ReportState.RECEIVED, ReportState.TRIAGED, ReportState.INVESTIGATING)
 SPILL_CLOCKS_MODULE = "outfall.web.apps.idde.clocks_spills"
+REPORT_CLOCK_KINDS = dict(CLOCK_KINDS)
+try:
+    from outfall.web.apps.idde.clocks_spills import CLOCK_KINDS as _SPILL_CLOCK_KINDS
+except ImportError:  # the spill clocks are optional
+    _SPILL_CLOCK_KINDS = {}
+CLOCK_KINDS.update(_SPILL_CLOCK_KINDS)
 
 
 def review_days() -> int:
