@@ -413,6 +413,14 @@ EVERY_PATH = {
     "/api/dpw/assets/{asset_id}": {"get"},
     "/api/dpw/screening/rounds": {"get"},
     "/api/dpw/screening/rules": {"get"},
+    "/api/dpw/enforcement/cases": {"get", "post"},
+    "/api/dpw/enforcement/cases/{case_id}": {"get"},
+    "/api/dpw/enforcement/cases/{case_id}/orders": {"get", "post"},
+    "/api/dpw/enforcement/cases/{case_id}/escalate": {"post"},
+    "/api/dpw/enforcement/cases/{case_id}/costs": {"get"},
+    "/api/dpw/enforcement/cases/{case_id}/payments": {"post"},
+    "/api/dpw/enforcement/cases/{case_id}/offences": {"get", "post"},
+    "/api/dpw/enforcement/cases/{case_id}/offences/{offence_id}/ticket": {"post"},
 }
 
 

@@ -25,7 +25,7 @@ from outfall.web.apps.api.auth import AUTH
 from outfall.web.apps.api.selectors import api_token_list_for
 from outfall.web.apps.api.services import api_token_issue
 from outfall.web.apps.core.models import Town
-from outfall.web.apps.deadlines.selectors import CLOCK_KINDS, clock_list_visible_to
+from outfall.web.apps.deadlines.selectors import clock_kinds, clock_list_visible_to
 from outfall.web.apps.permits import policy
 from outfall.web.apps.permits.facts import permit_facts
 from outfall.web.apps.permits.models import Decision, Hearing, Inspection, Surety
@@ -333,14 +333,39 @@ def application_surety(request, application_id: int):
 # ------------------------------------------------------------------ deadlines
 
 
+def clock_out(clock) -> dict:
+    """Any source's clock as the API shows it (the permit clocks also name their application)."""
+    application = getattr(clock, "application", None)
+    return {
+        "uid": clock.uid,
+        "source": getattr(clock, "source", "permits"),
+        "case_number": clock.case_number,
+        "case_title": clock.case_title,
+        "case_url": clock.case_url,
+        "application_id": application.pk if application is not None else None,
+        "application_number": application.number if application is not None else None,
+        "key": clock.key,
+        "label": clock.label,
+        "due": clock.due,
+        "raw_due": clock.raw_due,
+        "moved_because": clock.moved_because,
+        "citation": clock.citation,
+        "explanation": clock.explanation,
+        "days_left": clock.days_left,
+        "state": str(getattr(clock.state, "value", clock.state)),
+    }
+
+
 @api.get("/deadlines", response=list[s.ClockOut], tags=["deadlines"])
 def deadlines(request, kind: str = "", application: int | None = None):
-    """Every open clock of the cases the caller may see, by due date (§ 267-18, § 267-20,
-    § 267-22); the state is ok, warning or overdue."""
-    if kind and kind not in CLOCK_KINDS:
-        raise InputError("kind", kind, f"not a kind of clock (one of: {', '.join(CLOCK_KINDS)})")
+    """Every open clock of the cases the caller may see, by due date: permits (§ 267-18,
+    § 267-20, § 267-22), enforcement (§ 267-10C, § 267-25B) and the other sources; the state is
+    ok, warning or overdue. Naming an application keeps to that permit's clocks."""
+    kinds = clock_kinds()
+    if kind and kind not in kinds:
+        raise InputError("kind", kind, f"not a kind of clock (one of: {', '.join(kinds)})")
     clocks = clock_list_visible_to(_user(request), kind=kind or None, application_id=application)
-    return [c.as_dict() for c in clocks]
+    return [clock_out(c) for c in clocks]
 
 
 @api.get(
@@ -351,7 +376,7 @@ def deadlines(request, kind: str = "", application: int | None = None):
 def application_deadlines(request, application_id: int):
     """The open clocks of one case."""
     a = application_get(_user(request), application_id)
-    return [c.as_dict() for c in clock_list_visible_to(_user(request), application_id=a.pk)]
+    return [clock_out(c) for c in clock_list_visible_to(_user(request), application_id=a.pk)]
 
 
 # ------------------------------------------------------------------ tokens
@@ -466,3 +491,7 @@ def public_decisions(request, town: str = ""):
 from outfall.web.apps.api.assets import router as assets_router  # noqa: E402
 
 api.add_router("/dpw", assets_router)
+
+from outfall.web.apps.api.enforcement import router as enforcement_router  # noqa: E402
+
+api.add_router("/dpw/enforcement", enforcement_router)

@@ -135,8 +135,12 @@ class SuretyOut(Schema):
 
 class ClockOut(Schema):
     uid: str
-    application_id: int
-    application_number: str
+    source: str = Field(description="permits, enforcement, or another source of clocks")
+    case_number: str
+    case_title: str
+    case_url: str
+    application_id: int | None = Field(None, description="the permit application, if any")
+    application_number: str | None = None
     key: str
     label: str
     due: dt.date

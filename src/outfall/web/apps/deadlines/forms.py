@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from django import forms
 
-from outfall.web.apps.deadlines.selectors import CLOCK_KINDS
+from outfall.web.apps.deadlines.selectors import clock_kinds
 
 
 class ClockFilterForm(forms.Form):
     kind = forms.ChoiceField(
         label="Kind of clock",
         required=False,
-        choices=[("", "All kinds"), *CLOCK_KINDS.items()],
+        choices=[("", "All kinds")],
         error_messages={"invalid_choice": "Kind of clock %(value)s is not one outfall keeps."},
     )
     case = forms.TypedChoiceField(
@@ -24,6 +24,7 @@ class ClockFilterForm(forms.Form):
 
     def __init__(self, *args, cases=(), **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["kind"].choices = [("", "All kinds"), *clock_kinds().items()]
         self.fields["case"].choices = [("", "All cases")] + [
             (str(a.pk), f"{a.number} — {a.title}") for a in cases
         ]

@@ -9,17 +9,26 @@ tasks that keep running after the file is closed (§ 267-20).
 
 The constructive-approval risk is the town's largest: `approval_risk_list_visible_to` answers
 for every pending case, with a date where the law fixes one and the reason where it does not.
+
+Other bounded contexts add their clocks through `CLOCK_SOURCE_MODULES`: each module (imported
+only if present) offers `clock_list_visible_to(user, *, today)` returning clock-like objects
+(key, label, case_number, case_title, case_url, due, raw_due, moved_because, citation,
+explanation, days_left, state, uid, as_dict()) and may name its kinds in `CLOCK_KINDS`. They are
+merged with the permit clocks and sorted by due date, so the dashboard, the iCalendar feed, the
+reminders and the API show every clock a person may see.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import importlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
 from django.conf import settings
 from django.db.models import Prefetch
+from django.urls import reverse
 from django.utils import timezone
 
 from outfall.compliance.lifecycle import PENDING_DECISION, PermitState
@@ -47,6 +56,14 @@ CLOCK_KINDS = {
 }
 # Clocks about the Board's dealings with other boards: staff only (case.view_internal).
 INTERNAL_KINDS = frozenset({"referral_response_due"})
+
+# Modules that add clocks of their own cases; a module not (yet) in the tree is skipped.
+CLOCK_SOURCE_MODULES = (
+    "outfall.web.apps.enforcement.clocks",
+    "outfall.web.apps.idde.clocks",
+    "outfall.web.apps.assets.clocks",
+)
+PERMIT_SOURCE = "permits"
 
 PENDING = frozenset(s.value for s in PENDING_DECISION)
 NO_CLOCKS = frozenset({PermitState.DRAFT.value, PermitState.WITHDRAWN.value})
@@ -81,10 +98,31 @@ class Clock:
     moved_because: str | None
     days_left: int
     state: ClockState
+    source: str = PERMIT_SOURCE
 
     @property
     def label(self) -> str:
         return CLOCK_KINDS[self.key]
+
+    @property
+    def case_number(self) -> str:
+        return self.application.number
+
+    @property
+    def case_title(self) -> str:
+        return self.application.title
+
+    @property
+    def case_place(self) -> str:
+        return self.application.site_address
+
+    @property
+    def case_url(self) -> str:
+        return reverse("permits:detail", args=[self.application.pk])
+
+    @property
+    def town_id(self) -> int:
+        return self.application.town_id
 
     @property
     def moved(self) -> bool:
@@ -115,8 +153,12 @@ class Clock:
     def as_dict(self) -> dict:
         return {
             "uid": self.uid,
+            "source": self.source,
             "application_id": self.application.pk,
             "application_number": self.application.number,
+            "case_number": self.case_number,
+            "case_title": self.case_title,
+            "case_url": self.case_url,
             "key": self.key,
             "label": self.label,
             "due": self.due.isoformat(),
@@ -374,6 +416,59 @@ def open_cases_visible_to(user, *, town_ids: Iterable[int] | None = None):
     return qs
 
 
+def clock_sources() -> list:
+    """The clock modules present in this tree, in registry order."""
+    found = []
+    for name in CLOCK_SOURCE_MODULES:
+        try:
+            found.append(importlib.import_module(name))
+        except ModuleNotFoundError as exc:
+            if exc.name is None or not name.startswith(exc.name):
+                raise
+    return found
+
+
+def clock_kinds() -> dict[str, str]:
+    """Every kind of clock outfall keeps: the permit kinds, then each source's own."""
+    kinds = dict(CLOCK_KINDS)
+    for module in clock_sources():
+        for key, label in getattr(module, "CLOCK_KINDS", {}).items():
+            kinds.setdefault(key, label)
+    return kinds
+
+
+def source_clock_list_visible_to(
+    user,
+    *,
+    today: dt.date | None = None,
+    kind: str | None = None,
+    states: Iterable[ClockState] | None = None,
+    town_ids: Iterable[int] | None = None,
+) -> list:
+    """The clocks of the other sources (enforcement, investigations, assets) `user` may see.
+
+    `town_ids` keeps only clocks of those towns (a clock without a town is kept).
+    """
+    today = today or timezone.localdate()
+    wanted = set(states) if states is not None else None
+    towns = set(town_ids) if town_ids is not None else None
+    out = []
+    for module in clock_sources():
+        for clock in module.clock_list_visible_to(user, today=today):
+            if kind is not None and clock.key != kind:
+                continue
+            if wanted is not None and clock.state not in wanted:
+                continue
+            if towns is not None and getattr(clock, "town_id", None) not in (None, *towns):
+                continue
+            out.append(clock)
+    return out
+
+
+def _merged_order(clock):
+    return (clock.due, clock.case_number, clock.key, getattr(clock, "uid", ""))
+
+
 def clock_list_visible_to(
     user,
     *,
@@ -382,14 +477,26 @@ def clock_list_visible_to(
     application_id: int | None = None,
     states: Iterable[ClockState] | None = None,
     applications=None,
-) -> list[Clock]:
+    other_sources: bool | None = None,
+) -> list:
     """Every open clock across the cases `user` may see, by due date.
 
     `applications` narrows to a queryset already limited to what the user may see (the reminder
     run passes one town's cases). Staff-only kinds are left out for anyone who may not see the
-    case's internal record.
+    case's internal record. The clocks of the other sources are merged in unless the call names
+    one application or a set of applications (`other_sources` overrides that default).
     """
     today = today or timezone.localdate()
+    if other_sources is None:
+        other_sources = application_id is None and applications is None
+    permit = _permit_clock_list(user, today, kind, application_id, states, applications)
+    if not other_sources:
+        return permit
+    merged = permit + source_clock_list_visible_to(user, today=today, kind=kind, states=states)
+    return sorted(merged, key=_merged_order)
+
+
+def _permit_clock_list(user, today, kind, application_id, states, applications) -> list[Clock]:
     cases = applications if applications is not None else open_cases_visible_to(user)
     if application_id is not None:
         cases = cases.filter(pk=application_id)

@@ -24,6 +24,7 @@ from outfall.web.apps.deadlines.selectors import (
     approval_risk_list_visible_to,
     clock_list_visible_to,
     open_cases_visible_to,
+    source_clock_list_visible_to,
 )
 from outfall.web.apps.permits.models import Application
 
@@ -80,6 +81,17 @@ def _reminder_towns() -> dict[int, set[int]]:
     return out
 
 
+def _any_reminder_towns() -> dict[int, set[int]]:
+    """user id -> the towns where the user holds any role and wants reminders (other sources)."""
+    out: dict[int, set[int]] = {}
+    rows = Membership.objects.filter(receives_reminders=True, user__is_active=True).values_list(
+        "user_id", "town_id"
+    )
+    for user_id, town_id in rows:
+        out.setdefault(user_id, set()).add(town_id)
+    return out
+
+
 def _applicants_with_open_cases() -> set[int]:
     return set(
         Application.objects.exclude(state__in=NO_CLOCKS)
@@ -91,14 +103,17 @@ def _applicants_with_open_cases() -> set[int]:
 def deadline_reminders_send(*, today: dt.date) -> ReminderRun:
     """E-mail each person the clocks of theirs in warning or overdue on `today`.
 
-    Staff who receive reminders get their towns' cases, applicants their own. Each e-mail is
+    Staff who receive reminders get their towns' cases, applicants their own; the clocks of the
+    other sources (enforcement, investigations, assets) go to whoever may see them in a town
+    where they receive reminders. Each e-mail is
     recorded as sent in the same transaction in which it is handed to the mail backend: a send
     that fails leaves no record (the next run retries) and a second run on the same day finds
     the record and sends nothing. One refused address does not stop the others.
     """
     run = ReminderRun(day=today)
     staff_towns = _reminder_towns()
-    wanted = set(staff_towns) | _applicants_with_open_cases()
+    any_towns = _any_reminder_towns()
+    wanted = set(staff_towns) | _applicants_with_open_cases() | set(any_towns)
     users = get_user_model().objects.filter(pk__in=wanted).exclude(email="").order_by("pk")
     done = set(ReminderSent.objects.filter(sent_on=today).values_list("user_id", flat=True))
     for user in users:
@@ -108,6 +123,11 @@ def deadline_reminders_send(*, today: dt.date) -> ReminderRun:
         towns = staff_towns.get(user.pk, set())
         cases = open_cases_visible_to(user).filter(Q(applicant=user) | Q(town_id__in=towns))
         clocks = clock_list_visible_to(user, today=today, states=REMIND_STATES, applications=cases)
+        if user.pk in any_towns:
+            clocks += source_clock_list_visible_to(
+                user, today=today, states=REMIND_STATES, town_ids=any_towns[user.pk]
+            )
+            clocks.sort(key=lambda c: (c.due, c.case_number, c.key))
         problems = [
             r
             for r in approval_risk_list_visible_to(user, today=today)

@@ -74,7 +74,7 @@ def calendar(request, token: str):
     body = clocks_as_icalendar(
         clock_list_visible_to(user),
         name=f"outfall deadlines — {user.get_username()}",
-        url_for_case=lambda a: request.build_absolute_uri(reverse("permits:detail", args=[a.pk])),
+        absolute_url=request.build_absolute_uri,
         stamp=timezone.now(),
     )
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")

@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from outfall.compliance.lifecycle.enforcement import STATE_LABELS, EnforcementState
+
 USER = settings.AUTH_USER_MODEL
 
 
@@ -41,6 +43,19 @@ class EnforcementCase(models.Model):
     state = models.CharField(max_length=30, default="open", db_index=True)
     law_date = models.DateField()
     closed_on = models.DateField(null=True, blank=True)
+    opened_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+
+    @property
+    def state_label(self) -> str:
+        try:
+            return STATE_LABELS[EnforcementState(self.state)]
+        except ValueError:
+            return self.state
+
+    def __str__(self) -> str:
+        return f"{self.number} (Article {self.article})"
 
 
 class Order(models.Model):
@@ -56,13 +71,30 @@ class Order(models.Model):
     complied_on = models.DateField(null=True, blank=True)
     escalated_on = models.DateField(null=True, blank=True)
     issued_by = models.ForeignKey(USER, on_delete=models.PROTECT)
+    determination = models.JSONField(
+        default=dict, blank=True, help_text="the law's assessment of the order, as made"
+    )
+
+    @property
+    def is_notice(self) -> bool:
+        return self.kind == "notice_of_violation"
+
+    def __str__(self) -> str:
+        what = "notice of violation" if self.is_notice else "order"
+        return f"the {what} of {self.issued_on.isoformat()}"
 
 
 class FollowUpInspection(models.Model):
+    """A follow-up visit checking an order: scheduled first, then its finding recorded."""
+
     order = models.ForeignKey(Order, on_delete=models.CASCADE, related_name="follow_ups")
-    inspected_on = models.DateField()
-    complied = models.BooleanField()
+    scheduled_for = models.DateField(null=True, blank=True)
+    inspected_on = models.DateField(null=True, blank=True)
+    complied = models.BooleanField(null=True)
     findings = models.TextField(blank=True)
+    inspector = models.ForeignKey(
+        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
 
 
 class EntryConsent(models.Model):
@@ -87,6 +119,13 @@ class EntryConsent(models.Model):
     given_on = models.DateField()
     scope = models.TextField()
     refused = models.BooleanField(default=False)
+    capacity = models.CharField(
+        max_length=60, blank=True, help_text="owner, tenant, or other person in control"
+    )
+    valid_until = models.DateField(null=True, blank=True)
+    recorded_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
 
 
 class AbatementWork(models.Model):
@@ -120,6 +159,13 @@ class CostNotice(models.Model):
     amount = models.DecimalField(max_digits=12, decimal_places=2)
     sent_on = models.DateField()
     received_on = models.DateField(null=True, blank=True)
+    notice_by = models.DateField(
+        null=True, blank=True, help_text="the day the law wanted the notice by, as computed"
+    )
+
+    @property
+    def late(self) -> bool:
+        return self.notice_by is not None and self.sent_on > self.notice_by
 
 
 class Protest(models.Model):
@@ -131,6 +177,12 @@ class Protest(models.Model):
         max_length=10, blank=True, choices=[("affirm", "Affirmed"), ("reduce", "Reduced")]
     )
     decided_amount = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
+    decided_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    decision_reasons = models.TextField(blank=True)
+    votes_for = models.PositiveSmallIntegerField(null=True, blank=True)
+    votes_against = models.PositiveSmallIntegerField(null=True, blank=True)
 
 
 class Lien(models.Model):
@@ -141,6 +193,12 @@ class Lien(models.Model):
     amount = models.DecimalField(max_digits=12, decimal_places=2)
     sent_to_collector_on = models.DateField(null=True, blank=True)
     released_on = models.DateField(null=True, blank=True)
+    interest_at_request = models.DecimalField(
+        max_digits=12, decimal_places=2, null=True, blank=True
+    )
+    requested_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
 
 
 class Payment(models.Model):
@@ -151,6 +209,12 @@ class Payment(models.Model):
         max_length=20, choices=[("costs", "Abatement costs"), ("fine", "Fine")]
     )
     reference = models.CharField(max_length=60, blank=True)
+    offence = models.ForeignKey(
+        "Offence", on_delete=models.PROTECT, null=True, blank=True, related_name="payments"
+    )
+    recorded_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
 
 
 class Offence(models.Model):
@@ -161,9 +225,20 @@ class Offence(models.Model):
     number = models.PositiveIntegerField()
     disposition = models.CharField(
         max_length=20,
-        choices=[("noncriminal", "Noncriminal (MGL c. 40 § 21D)"), ("criminal", "Criminal")],
+        blank=True,
+        default="",
+        choices=[
+            ("", "Not yet decided"),
+            ("noncriminal", "Noncriminal (MGL c. 40 § 21D)"),
+            ("criminal", "Criminal"),
+        ],
     )
-    kind = models.CharField(max_length=10)
+    kind = models.CharField(max_length=10, blank=True)
+    description = models.CharField(max_length=300, blank=True)
+    determination = models.JSONField(default=dict, blank=True)
+    issued_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     fine = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
     ticket_number = models.CharField(max_length=30, blank=True)
     issued_on = models.DateField(null=True, blank=True)
@@ -175,6 +250,9 @@ class Offence(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["case", "on"], name="one_offence_per_day")]
 
+    def __str__(self) -> str:
+        return f"offence {self.number}, the violation of {self.on.isoformat()}"
+
 
 class EnforcementDocument(models.Model):
     """A PDF the enforcement machinery produced (notice, order, cost notice, lien request, ticket)."""
@@ -184,3 +262,4 @@ class EnforcementDocument(models.Model):
     file = models.FileField(upload_to="enforcement/%Y/%m/")
     generated_at = models.DateTimeField(auto_now_add=True)
     generated_by = models.ForeignKey(USER, on_delete=models.PROTECT)
+    about = models.CharField(max_length=120, blank=True, help_text="the record it concerns")

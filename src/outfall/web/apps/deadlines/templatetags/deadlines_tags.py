@@ -1,4 +1,5 @@
-"""`{% case_clocks application %}`: the open clocks of one case on its page, for whoever looks."""
+"""`{% case_clocks application %}`: the open clocks of one case on its page, for whoever looks;
+and filters that render any source's clock (state in words and icon, days left)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,9 @@ from django import template
 
 from outfall.web.apps.deadlines.selectors import (
     PENDING,
+    STATE_ICON,
+    STATE_TEXT,
+    ClockState,
     approval_risk_list_visible_to,
     clock_list_visible_to,
 )
@@ -26,3 +30,24 @@ def case_clocks(context, application):
         "clocks": clock_list_visible_to(user, application_id=application.pk),
         "risk": risks[0] if risks else None,
     }
+
+
+@register.filter
+def clock_state_text(state) -> str:
+    """A clock's state in words (any source's clock: its `state` is a ClockState value)."""
+    return STATE_TEXT[ClockState(state)]
+
+
+@register.filter
+def clock_state_icon(state) -> str:
+    return STATE_ICON[ClockState(state)]
+
+
+@register.filter
+def clock_days_text(days_left: int) -> str:
+    """ "3 days left", "due today", "2 days overdue"."""
+    n = int(days_left)
+    if n == 0:
+        return "due today"
+    unit = "day" if abs(n) == 1 else "days"
+    return f"{n} {unit} left" if n > 0 else f"{-n} {unit} overdue"

@@ -16,7 +16,9 @@ from outfall.web.apps.deadlines.services import deadline_reminders_send
 
 
 class Command(BaseCommand):
-    help = "E-mail each person the permit clocks of theirs that are due soon or overdue."
+    help = (
+        "E-mail each person the clocks (permits, enforcement, ...) of theirs due soon or overdue."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument(

@@ -1,0 +1,473 @@
+"""The enforcement ledger in the JSON API: cases of both articles, their orders, the Town's
+costs with interest and balances, and the penalty ledger.
+
+Same selectors, services and policy as the pages (`apps/enforcement/policy.py`): a case the
+caller may not see is a 404, a step the caller may not take a 403, a step the law refuses a 409
+with every reason and its section (a ticket the town has set no fine for included, § 267-25D),
+and bad input a 422 naming the field.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+from django.utils import timezone
+from ninja import Field, Router, Schema, Status
+
+from outfall.compliance.lifecycle import enforcement as lifecycle
+from outfall.kernel.errors import InputError
+from outfall.web.apps.enforcement import policy
+from outfall.web.apps.enforcement.facts import enforcement_facts
+from outfall.web.apps.enforcement.selectors import case_get, case_list_filtered
+from outfall.web.apps.enforcement.selectors.ledger import cost_balance, fine_balance
+from outfall.web.apps.enforcement.selectors.sources import source_for_new_case
+from outfall.web.apps.enforcement.services import cases as case_svc
+from outfall.web.apps.enforcement.services import costs as cost_svc
+from outfall.web.apps.enforcement.services import orders as order_svc
+from outfall.web.apps.enforcement.services import penalties as penalty_svc
+
+router = Router(tags=["enforcement"])
+
+
+class ErrorOut(Schema):
+    detail: str
+
+
+class ReasonOut(Schema):
+    citation: str
+    text: str
+
+
+class RefusedOut(Schema):
+    detail: str
+    reasons: list[ReasonOut]
+
+
+class StepOut(Schema):
+    name: str
+    label: str
+    citation: str
+    action: str
+    permitted: bool
+    blockers: list[ReasonOut]
+
+
+class CaseOut(Schema):
+    id: int
+    number: str
+    town: str
+    article: str
+    state: str
+    state_label: str
+    violator_name: str
+    owner_name: str
+    property_address: str
+    parcel_id: str
+    opened_on: dt.date
+    law_date: dt.date
+    closed_on: dt.date | None
+    investigation_id: int | None
+    application_id: int | None
+
+
+class CaseDetailOut(CaseOut):
+    violator_address: str
+    owner_address: str
+    description: str
+    steps: list[StepOut]
+
+
+class CaseIn(Schema):
+    investigation_id: int | None = Field(None, description="Article I: the investigation")
+    application_id: int | None = Field(None, description="Article II: the permit application")
+    violator_name: str
+    violator_address: str
+    owner_name: str = ""
+    owner_address: str = ""
+    property_address: str
+    parcel_id: str = ""
+    description: str
+    opened_on: dt.date | None = None
+
+
+class FollowUpOut(Schema):
+    scheduled_for: dt.date | None
+    inspected_on: dt.date | None
+    complied: bool | None
+    findings: str
+
+
+class OrderOut(Schema):
+    id: int
+    kind: str
+    order_types: list[str]
+    issued_on: dt.date
+    deadline: dt.date | None
+    abatement_required: bool
+    complied_on: dt.date | None
+    escalated_on: dt.date | None
+    text: str
+    follow_ups: list[FollowUpOut]
+    reasons: list[ReasonOut]
+
+
+class OrderIn(Schema):
+    kind: str = Field("order", description="notice_of_violation or order")
+    order_types: list[str]
+    issued_on: dt.date
+    deadline: dt.date | None = None
+    abatement_required: bool = False
+    text: str = ""
+    follow_up_on: dt.date | None = None
+
+
+class InterestPeriodOut(Schema):
+    after: dt.date | None
+    through: dt.date
+    principal: Decimal
+    interest: Decimal
+
+
+class CostsOut(Schema):
+    case_id: int
+    on: dt.date
+    recorded: Decimal = Field(description="costs of the Town's work on record")
+    noticed: Decimal | None
+    notice_sent_on: dt.date | None
+    notice_received_on: dt.date | None
+    notice_late: bool
+    principal: Decimal = Field(description="costs owed, as noticed or as reduced on protest")
+    paid: Decimal
+    interest_accrued: Decimal
+    interest_from: dt.date | None
+    unpaid_principal: Decimal
+    unpaid_interest: Decimal
+    unpaid: Decimal
+    interest_periods: list[InterestPeriodOut]
+    interest_reasons: list[ReasonOut]
+    lien_effective_on: dt.date | None
+    fines_due: Decimal
+    fines_paid: Decimal
+    fines_unpaid: Decimal
+
+
+class PaymentIn(Schema):
+    applies_to: str = Field(description="costs or fine (kept apart)")
+    amount: Decimal
+    paid_on: dt.date
+    reference: str = ""
+    offence_id: int | None = None
+
+
+class OffenceOut(Schema):
+    id: int
+    on: dt.date
+    number: int
+    disposition: str
+    kind: str
+    fine: Decimal | None
+    ticket_number: str
+    issued_on: dt.date | None
+    paid_on: dt.date | None
+    appealed_on: dt.date | None
+    court: str
+    court_outcome: str
+
+
+class OffencesIn(Schema):
+    days: list[dt.date]
+    description: str = ""
+
+
+class TicketIn(Schema):
+    issued_on: dt.date
+    ticket_number: str = ""
+
+
+def _user(request):
+    return request.auth
+
+
+def _case_out(case) -> dict:
+    return {
+        "id": case.pk,
+        "number": case.number,
+        "town": case.town.slug,
+        "article": case.article,
+        "state": case.state,
+        "state_label": case.state_label,
+        "violator_name": case.violator_name,
+        "owner_name": case.owner_name,
+        "property_address": case.property_address,
+        "parcel_id": case.parcel_id,
+        "opened_on": case.opened_on,
+        "law_date": case.law_date,
+        "closed_on": case.closed_on,
+        "investigation_id": case.investigation_id,
+        "application_id": case.application_id,
+    }
+
+
+def _detail_out(user, case) -> dict:
+    facts = enforcement_facts(case, today=timezone.localdate())
+    steps = []
+    for t in lifecycle.available(case.state):
+        action = policy.TRANSITION_ACTIONS[t.name]
+        steps.append(
+            {
+                "name": t.name,
+                "label": t.label,
+                "citation": t.citation_for(case.article),
+                "action": action,
+                "permitted": policy.can(user, action, case),
+                "blockers": [
+                    {"citation": r.citation, "text": r.text}
+                    for r in lifecycle.blockers(t.name, case.state, facts)
+                ],
+            }
+        )
+    return {
+        **_case_out(case),
+        "violator_address": case.violator_address,
+        "owner_address": case.owner_address,
+        "description": case.description,
+        "steps": steps,
+    }
+
+
+def _visible(request, case_id: int):
+    user = _user(request)
+    case = case_get(user, case_id)
+    policy.require(user, "case.view", case)
+    return user, case
+
+
+@router.get("/cases", response=list[CaseOut])
+def cases_list(request, article: str = "", state: str = ""):
+    """Enforcement cases the caller may see: Article I to the town's DPW, Article II to the
+    Planning Board's side (§ 267-10A, § 267-25A)."""
+    if article and article not in policy.ARTICLES:
+        raise InputError("article", article, 'must be "I" or "II"')
+    return [_case_out(c) for c in case_list_filtered(_user(request), article=article, state=state)]
+
+
+@router.post("/cases", response={201: CaseDetailOut, 403: ErrorOut, 404: ErrorOut, 422: ErrorOut})
+def cases_open(request, payload: CaseIn):
+    """Open a case from one investigation (Article I) or one permit (Article II)."""
+    user = _user(request)
+    source = source_for_new_case(
+        user, investigation=payload.investigation_id, application=payload.application_id
+    )
+    if source is None or (payload.investigation_id and payload.application_id):
+        raise InputError(
+            "source", "", "name one investigation_id (Article I) or application_id (Article II)"
+        )
+    data = payload.dict(exclude={"investigation_id", "application_id", "opened_on"})
+    case = case_svc.case_open(
+        town=source.town, actor=user, data=data, opened_on=payload.opened_on, **source.kwargs
+    )
+    return Status(201, _detail_out(user, case_get(user, case.pk)))
+
+
+@router.get("/cases/{case_id}", response={200: CaseDetailOut, 404: ErrorOut})
+def case_detail(request, case_id: int):
+    """One case with the lifecycle steps open from its state: whether the caller may take each
+    and what the law says stands in the way."""
+    user, case = _visible(request, case_id)
+    return _detail_out(user, case)
+
+
+def _order_out(order) -> dict:
+    return {
+        "id": order.pk,
+        "kind": order.kind,
+        "order_types": order.order_types,
+        "issued_on": order.issued_on,
+        "deadline": order.deadline,
+        "abatement_required": order.abatement_required,
+        "complied_on": order.complied_on,
+        "escalated_on": order.escalated_on,
+        "text": order.text,
+        "follow_ups": [
+            {
+                "scheduled_for": v.scheduled_for,
+                "inspected_on": v.inspected_on,
+                "complied": v.complied,
+                "findings": v.findings,
+            }
+            for v in order.follow_ups.all()
+        ],
+        "reasons": order.determination.get("reasons", []),
+    }
+
+
+@router.get("/cases/{case_id}/orders", response={200: list[OrderOut], 404: ErrorOut})
+def case_orders(request, case_id: int):
+    """Notices of violation and orders, with the law's assessment kept with each."""
+    _, case = _visible(request, case_id)
+    return [_order_out(o) for o in case.orders.prefetch_related("follow_ups").order_by("pk")]
+
+
+@router.post(
+    "/cases/{case_id}/orders",
+    response={201: OrderOut, 403: ErrorOut, 404: ErrorOut, 409: RefusedOut, 422: ErrorOut},
+)
+def case_order_issue(request, case_id: int, payload: OrderIn):
+    """Issue a notice of violation or an order (§ 267-10C; § 267-25B); one requiring abatement
+    must set its deadline, or the law refuses it (409)."""
+    user, case = _visible(request, case_id)
+    order = order_svc.order_issue(case, actor=user, **payload.dict())
+    return Status(201, _order_out(order))
+
+
+@router.post(
+    "/cases/{case_id}/escalate",
+    response={200: CaseDetailOut, 403: ErrorOut, 404: ErrorOut, 409: RefusedOut},
+)
+def case_escalate(request, case_id: int):
+    """Escalate a case whose order deadline passed unmet; 409 when there is none."""
+    user, case = _visible(request, case_id)
+    if not order_svc.case_escalate(case, actor=user):
+        citation = policy.ACTIONS["order.escalate"].citation(case.article)
+        return Status(
+            409,
+            {
+                "detail": "The law does not allow this step now.",
+                "reasons": [{"citation": citation, "text": "no order's deadline has passed unmet"}],
+            },
+        )
+    return _detail_out(user, case_get(user, case_id))
+
+
+def _costs_out(case, on: dt.date) -> dict:
+    balance = cost_balance(case, on=on)
+    fines = fine_balance(case)
+    notice = getattr(case, "cost_notice", None)
+    lien = getattr(case, "lien", None)
+    return {
+        "case_id": case.pk,
+        "on": on,
+        "recorded": balance.recorded,
+        "noticed": balance.noticed,
+        "notice_sent_on": notice.sent_on if notice else None,
+        "notice_received_on": notice.received_on if notice else None,
+        "notice_late": bool(notice and notice.late),
+        "principal": balance.principal,
+        "paid": balance.paid,
+        "interest_accrued": balance.interest_accrued,
+        "interest_from": balance.interest_from,
+        "unpaid_principal": balance.unpaid_principal,
+        "unpaid_interest": balance.unpaid_interest,
+        "unpaid": balance.unpaid,
+        "interest_periods": [
+            {
+                "after": p.after,
+                "through": p.through,
+                "principal": p.principal,
+                "interest": p.interest,
+            }
+            for p in balance.periods
+        ],
+        "interest_reasons": [
+            {"citation": r.citation, "text": r.text}
+            for r in (balance.reading.reasons if balance.reading else ())
+        ],
+        "lien_effective_on": lien.effective_on if lien else None,
+        "fines_due": fines.due,
+        "fines_paid": fines.paid,
+        "fines_unpaid": fines.unpaid,
+    }
+
+
+@router.get("/cases/{case_id}/costs", response={200: CostsOut, 404: ErrorOut})
+def case_costs(request, case_id: int, on: dt.date | None = None):
+    """The Town's costs, interest (the law engine's `interest_due`), payments and balances on
+    day `on` (default today), and the fines kept apart (§ 267-10C(3); § 267-25B)."""
+    _, case = _visible(request, case_id)
+    return _costs_out(case, on or timezone.localdate())
+
+
+@router.post(
+    "/cases/{case_id}/payments",
+    response={201: CostsOut, 403: ErrorOut, 404: ErrorOut, 409: RefusedOut, 422: ErrorOut},
+)
+def case_payment(request, case_id: int, payload: PaymentIn):
+    """Record a payment on the costs or on a ticket's fine."""
+    user, case = _visible(request, case_id)
+    offence = None
+    if payload.offence_id is not None:
+        offence = case.offences.filter(pk=payload.offence_id).first()
+        if offence is None:
+            raise InputError("offence_id", payload.offence_id, "no such offence on this case")
+    cost_svc.payment_record(
+        case,
+        actor=user,
+        paid_on=payload.paid_on,
+        amount=payload.amount,
+        applies_to=payload.applies_to,
+        reference=payload.reference,
+        offence=offence,
+    )
+    return Status(201, _costs_out(case, timezone.localdate()))
+
+
+def _offence_out(o) -> dict:
+    return {
+        "id": o.pk,
+        "on": o.on,
+        "number": o.number,
+        "disposition": o.disposition,
+        "kind": o.kind,
+        "fine": o.fine,
+        "ticket_number": o.ticket_number,
+        "issued_on": o.issued_on,
+        "paid_on": o.paid_on,
+        "appealed_on": o.appealed_on,
+        "court": o.court,
+        "court_outcome": o.court_outcome,
+    }
+
+
+@router.get("/cases/{case_id}/offences", response={200: list[OffenceOut], 404: ErrorOut})
+def case_offences(request, case_id: int):
+    """The penalty ledger: one offence a day, numbered per violator (§ 267-10D-E; § 267-25C-D)."""
+    _, case = _visible(request, case_id)
+    return [_offence_out(o) for o in case.offences.order_by("on")]
+
+
+@router.post(
+    "/cases/{case_id}/offences",
+    response={201: list[OffenceOut], 403: ErrorOut, 404: ErrorOut, 422: ErrorOut},
+)
+def case_offences_record(request, case_id: int, payload: OffencesIn):
+    """Record days of violation, one offence each."""
+    user, case = _visible(request, case_id)
+    made = penalty_svc.offences_record(
+        case, actor=user, days=payload.days, description=payload.description
+    )
+    return Status(201, [_offence_out(o) for o in made])
+
+
+@router.post(
+    "/cases/{case_id}/offences/{offence_id}/ticket",
+    response={201: OffenceOut, 403: ErrorOut, 404: ErrorOut, 409: RefusedOut, 422: ErrorOut},
+)
+def offence_ticket(request, case_id: int, offence_id: int, payload: TicketIn):
+    """The DPW Director's noncriminal ticket (MGL c. 40 § 21D; § 267-10E, § 267-25D); 409 where
+    the town has set no fine."""
+    user, case = _visible(request, case_id)
+    offence = case.offences.filter(pk=offence_id).first()
+    if offence is None:
+        return Status(404, {"detail": "No such offence"})
+    try:
+        done = penalty_svc.ticket_issue(offence, actor=user, **payload.dict())
+    except penalty_svc.PenaltyRefused as exc:
+        return Status(
+            409,
+            {
+                "detail": "No ticket with an amount can issue.",
+                "reasons": [{"citation": exc.citation, "text": str(exc)}],
+            },
+        )
+    return Status(201, _offence_out(done))

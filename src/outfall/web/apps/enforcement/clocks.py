@@ -1,0 +1,235 @@
+"""The enforcement clocks on the shared deadlines dashboard.
+
+Order deadlines (§ 267-10C(2); § 267-25B) and scheduled follow-up inspections come from the
+record; the cost-recovery dates come from the law engine's `cost_recovery_deadlines`: the cost
+notice after the work is complete, the protest window from receipt, payment, the day unpaid
+costs become a lien and the first day of interest (§ 267-10C(3); § 267-25B).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from django.urls import reverse
+from django.utils import timezone
+
+from outfall.kernel.errors import InputError
+from outfall.law import s267_10_enforcement
+from outfall.law.errors import LawError
+from outfall.web.apps.deadlines.selectors import STATE_ICON, STATE_TEXT, ClockState, clock_state
+from outfall.web.apps.enforcement.models import EnforcementCase, Protest
+from outfall.web.apps.enforcement.selectors import case_list_visible_to
+from outfall.web.apps.enforcement.selectors.ledger import cost_balance
+
+SOURCE = "enforcement"
+CLOCK_KINDS = {
+    "order_deadline": "Enforcement order deadline",
+    "follow_up_due": "Follow-up inspection due",
+    "cost_notice_by": "Notice of the Town's costs due",
+    "protest_by": "Protest window closes",
+    "payment_due": "Payment of costs due",
+    "lien_on": "Unpaid costs become a lien",
+    "interest_from": "Interest starts on unpaid costs",
+}
+CLOSED = ("closed", "complied", "paid")
+
+
+@dataclass(frozen=True)
+class EnforcementClock:
+    """One running clock of an enforcement case, shaped like the permit clocks."""
+
+    case: EnforcementCase
+    key: str
+    ref: str
+    due: dt.date
+    raw_due: dt.date
+    citation: str
+    explanation: str
+    moved_because: str | None
+    days_left: int
+    state: ClockState
+    source: str = SOURCE
+
+    @property
+    def label(self) -> str:
+        return CLOCK_KINDS[self.key]
+
+    @property
+    def case_number(self) -> str:
+        return self.case.number
+
+    @property
+    def case_title(self) -> str:
+        return f"{self.case.violator_name}, {self.case.property_address}"
+
+    @property
+    def case_url(self) -> str:
+        return reverse("enforcement:detail", args=[self.case.pk])
+
+    @property
+    def town_id(self) -> int:
+        return self.case.town_id
+
+    @property
+    def moved(self) -> bool:
+        return self.due != self.raw_due
+
+    @property
+    def state_text(self) -> str:
+        return STATE_TEXT[self.state]
+
+    @property
+    def state_icon(self) -> str:
+        return STATE_ICON[self.state]
+
+    @property
+    def days_text(self) -> str:
+        n = self.days_left
+        if n == 0:
+            return "due today"
+        unit = "day" if abs(n) == 1 else "days"
+        return f"{n} {unit} left" if n > 0 else f"{-n} {unit} overdue"
+
+    @property
+    def uid(self) -> str:
+        return f"{self.case.town.slug}-enf{self.case.pk}-{self.key}-{self.ref}@outfall"
+
+    def as_dict(self) -> dict:
+        return {
+            "uid": self.uid,
+            "source": self.source,
+            "case_number": self.case_number,
+            "case_title": self.case_title,
+            "case_url": self.case_url,
+            "key": self.key,
+            "label": self.label,
+            "due": self.due.isoformat(),
+            "raw_due": self.raw_due.isoformat(),
+            "moved_because": self.moved_because,
+            "citation": self.citation,
+            "explanation": self.explanation,
+            "days_left": self.days_left,
+            "state": self.state.value,
+        }
+
+
+def _clock(case, key, ref, due, raw_due, citation, explanation, moved, today):
+    days_left = (due - today).days
+    return EnforcementClock(
+        case,
+        key,
+        str(ref),
+        due,
+        raw_due,
+        citation,
+        explanation,
+        moved,
+        days_left,
+        clock_state(key, days_left),
+    )
+
+
+def _order_clocks(case, today) -> list[EnforcementClock]:
+    rules = s267_10_enforcement.article_rules(case.article)
+    out = []
+    for order in case.orders.all():
+        if order.complied_on is not None:
+            continue
+        if order.deadline is not None and order.escalated_on is None:
+            what = "notice of violation" if order.is_notice else "order"
+            out.append(
+                _clock(
+                    case,
+                    "order_deadline",
+                    order.pk,
+                    order.deadline,
+                    order.deadline,
+                    rules.abatement_citation if order.abatement_required else rules.orders_citation,
+                    f"the {what} of {order.issued_on.isoformat()} must be complied with",
+                    None,
+                    today,
+                )
+            )
+        for visit in order.follow_ups.all():
+            if visit.inspected_on is None and visit.scheduled_for is not None:
+                out.append(
+                    _clock(
+                        case,
+                        "follow_up_due",
+                        visit.pk,
+                        visit.scheduled_for,
+                        visit.scheduled_for,
+                        rules.orders_citation,
+                        f"follow-up inspection of the order of {order.issued_on.isoformat()}",
+                        None,
+                        today,
+                    )
+                )
+    return out
+
+
+def _cost_clocks(case, today) -> list[EnforcementClock]:
+    work = getattr(case, "abatement", None)
+    if work is None or work.completed_on is None or case.state in CLOSED:
+        return []
+    notice = getattr(case, "cost_notice", None)
+    protest = Protest.objects.filter(case=case).first()
+    try:
+        det = s267_10_enforcement.cost_recovery_deadlines(
+            work.completed_on,
+            notice.received_on if notice else None,
+            protest.decided_on if protest and protest.decided_on else None,
+            article=case.article,
+            as_of=case.law_date,
+            town=case.town.slug,
+        )
+    except (InputError, LawError):
+        return []
+    by_key = {d.key: d for d in det.outcome}
+    wanted: list[str] = []
+    if notice is None:
+        wanted.append("cost_notice_by")
+    elif case.state != "lien" and cost_balance(case, on=today).unpaid > 0:
+        if protest is None and case.state == "costs_noticed":
+            wanted.append("protest_by")
+        if protest is None or protest.decided_on is not None:
+            wanted += ["payment_due", "lien_on"]
+        if by_key.get("interest_from") and by_key["interest_from"].due >= today:
+            wanted.append("interest_from")
+    return [
+        _clock(
+            case,
+            key,
+            "case",
+            by_key[key].due,
+            by_key[key].raw_due,
+            by_key[key].citation,
+            by_key[key].explanation.rstrip("."),
+            by_key[key].moved_because,
+            today,
+        )
+        for key in wanted
+        if key in by_key
+    ]
+
+
+def _with_records(cases):
+    return cases.select_related("town", "abatement", "cost_notice").prefetch_related(
+        "orders__follow_ups"
+    )
+
+
+def clock_list_for_case(case, *, today: dt.date | None = None) -> list[EnforcementClock]:
+    """Every open clock of one case (callers check visibility)."""
+    today = today or timezone.localdate()
+    clocks = _order_clocks(case, today) + _cost_clocks(case, today)
+    return sorted(clocks, key=lambda c: (c.due, c.key, c.ref))
+
+
+def clock_list_visible_to(user, *, today: dt.date | None = None) -> list[EnforcementClock]:
+    """Every open enforcement clock of the cases `user` may see, by due date."""
+    today = today or timezone.localdate()
+    cases = _with_records(case_list_visible_to(user).exclude(state="closed"))
+    out = [c for case in cases for c in clock_list_for_case(case, today=today)]
+    return sorted(out, key=lambda c: (c.due, c.case_number, c.key, c.ref))

@@ -1,0 +1,65 @@
+"""Enforcement PDFs: notice of violation, order, cost notice, lien request, ticket.
+
+The body is the town's own template when it keeps one (permits.DocumentTemplate of kind
+`enforcement_<kind>`), else `enforcement/documents/<kind>.html`; the letterhead names the
+Department (Article I) or the Planning Board (Article II). WeasyPrint renders it and the PDF is
+filed as an EnforcementDocument, so what was sent is what stays on file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.core.files.base import ContentFile
+from django.template import Context, Template
+from django.template.loader import get_template
+from django.utils import timezone
+
+from outfall.law import s267_10_enforcement
+from outfall.web.apps.enforcement.models import EnforcementCase, EnforcementDocument
+from outfall.web.apps.permits.documents import render_pdf
+from outfall.web.apps.permits.models import DocumentTemplate
+
+KINDS = {
+    "notice_of_violation": "Notice of violation",
+    "order": "Enforcement order",
+    "cost_notice": "Notice of costs",
+    "lien_request": "Lien request to the Collector",
+    "ticket": "Noncriminal ticket (MGL c. 40 § 21D)",
+}
+
+
+def issuing_body(case: EnforcementCase) -> str:
+    return "Department of Public Works" if case.article == "I" else "Planning Board"
+
+
+def document_html(case: EnforcementCase, kind: str, context: dict) -> str:
+    """The document's HTML: the town's own template if it has one, else the default."""
+    ctx = {
+        "case": case,
+        "town": case.town,
+        "today": timezone.localdate(),
+        "body_name": issuing_body(case),
+        "rules": s267_10_enforcement.article_rules(case.article),
+        "title": KINDS[kind],
+    }
+    ctx.update(context)
+    custom = DocumentTemplate.objects.filter(town=case.town, kind=f"enforcement_{kind}").first()
+    body = (
+        Template(custom.body).render(Context(ctx))
+        if custom
+        else get_template(f"enforcement/documents/{kind}.html").render(ctx)
+    )
+    return get_template("enforcement/documents/_page.html").render({**ctx, "body": body})
+
+
+def document_generate(
+    case: EnforcementCase, kind: str, *, actor, about: str = "", context: dict | None = None
+) -> EnforcementDocument:
+    """Render and file a PDF; call inside the service's transaction (the audit is the caller's)."""
+    pdf = render_pdf(document_html(case, kind, context or {}))
+    digest = hashlib.sha256(pdf).hexdigest()[:12]
+    doc = EnforcementDocument(case=case, kind=kind, generated_by=actor, about=about)
+    doc.file.save(f"{case.number}-{kind}-{digest}.pdf", ContentFile(pdf), save=False)
+    doc.save()
+    return doc

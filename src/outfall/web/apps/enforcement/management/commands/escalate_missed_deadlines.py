@@ -1,0 +1,40 @@
+"""Escalate every enforcement case whose order deadline has passed unmet; run daily from cron.
+
+    30 6 * * *  cd /srv/outfall && .venv/bin/python manage.py escalate_missed_deadlines
+
+A second run on the same day (or any later day) escalates nothing already escalated.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
+
+from outfall.web.apps.enforcement.services.orders import escalate_missed_deadlines
+
+
+class Command(BaseCommand):
+    help = (
+        "Escalate enforcement cases whose order deadlines passed unmet (§ 267-10C(2); § 267-25B)."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--date", help="the day to check, YYYY-MM-DD (default: today in the town's time zone)"
+        )
+
+    def handle(self, *args, **options):
+        day = timezone.localdate()
+        if options.get("date"):
+            try:
+                day = dt.date.fromisoformat(options["date"])
+            except ValueError:
+                raise CommandError(
+                    f"--date {options['date']!r}: not a date in the form YYYY-MM-DD"
+                ) from None
+        done = escalate_missed_deadlines(today=day)
+        for number in done:
+            self.stdout.write(f"escalated {number}")
+        self.stdout.write(f"{day.isoformat()}: {len(done)} case(s) escalated")

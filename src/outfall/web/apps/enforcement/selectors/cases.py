@@ -1,0 +1,55 @@
+"""Reads of enforcement cases, always through what the user may see (policy "case.view")."""
+
+from __future__ import annotations
+
+from django.db.models import Q, QuerySet
+from django.http import Http404
+
+from outfall.web.apps.enforcement import policy
+from outfall.web.apps.enforcement.models import EnforcementCase
+
+
+def _towns_where(user, roles) -> list[int]:
+    wanted = {str(r) for r in roles}
+    return list(
+        user.memberships.filter(role__in=wanted).values_list("town_id", flat=True).distinct()
+    )
+
+
+def case_list_visible_to(user) -> QuerySet[EnforcementCase]:
+    """Article I cases to the town's DPW, Article II cases to the Board's side; nobody else."""
+    if not getattr(user, "is_authenticated", False):
+        return EnforcementCase.objects.none()
+    rule = policy.ACTIONS["case.view"]
+    visible = Q(article="I", town_id__in=_towns_where(user, rule.roles("I"))) | Q(
+        article="II", town_id__in=_towns_where(user, rule.roles("II"))
+    )
+    return EnforcementCase.objects.filter(visible).select_related("town")
+
+
+def case_get(user, pk: int) -> EnforcementCase:
+    """One case the user may see; 404 otherwise (never reveal that it exists)."""
+    try:
+        return case_list_visible_to(user).get(pk=pk)
+    except (EnforcementCase.DoesNotExist, ValueError):
+        raise Http404("No such enforcement case") from None
+
+
+def case_list_filtered(user, *, town=None, article: str = "", state: str = "", text: str = ""):
+    """The visible cases narrowed by town, article, state and text in number, names, address."""
+    qs = case_list_visible_to(user)
+    if town is not None:
+        qs = qs.filter(town=town)
+    if article:
+        qs = qs.filter(article=article)
+    if state:
+        qs = qs.filter(state=state)
+    if text:
+        qs = qs.filter(
+            Q(number__icontains=text)
+            | Q(violator_name__icontains=text)
+            | Q(owner_name__icontains=text)
+            | Q(property_address__icontains=text)
+            | Q(parcel_id__icontains=text)
+        )
+    return qs.order_by("-opened_on", "-pk")

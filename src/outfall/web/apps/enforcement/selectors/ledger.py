@@ -1,0 +1,210 @@
+"""The money of a case: the Town's costs with their interest, and the fines, kept apart.
+
+Interest on unpaid costs is the law engine's (`interest_due`: simple interest at the
+MGL c. 59 § 57 rate from day 32 after the cost notice was received, § 267-10C(3); § 267-25B).
+Our reading for partial payments (the bylaw is silent): a payment first settles the interest
+accrued through its day, then the principal, and interest runs on on what principal is left;
+each period's interest is the engine's figure for that principal through the period's last day
+less its figure through the day before the period, so every cent traces to `interest_due`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db.models import Sum
+
+from outfall.law import s267_10_enforcement
+from outfall.law.determination import Determination
+from outfall.web.apps.enforcement.models import (
+    CostItem,
+    CostNotice,
+    EnforcementCase,
+    Offence,
+    Protest,
+)
+
+ZERO = Decimal("0.00")
+
+
+@dataclass(frozen=True)
+class InterestPeriod:
+    """Interest on one principal from the day after `after` (or from the start) through `through`."""
+
+    after: dt.date | None
+    through: dt.date
+    principal: Decimal
+    interest: Decimal
+
+
+@dataclass(frozen=True)
+class CostBalance:
+    """Where the Town's costs stand on day `on`."""
+
+    on: dt.date
+    recorded: Decimal
+    noticed: Decimal | None
+    principal: Decimal
+    paid: Decimal
+    interest_accrued: Decimal
+    unpaid_principal: Decimal
+    unpaid_interest: Decimal
+    interest_from: dt.date | None
+    periods: tuple[InterestPeriod, ...] = ()
+    reading: Determination | None = None
+    credit: Decimal = ZERO
+
+    @property
+    def unpaid(self) -> Decimal:
+        return self.unpaid_principal + self.unpaid_interest
+
+
+@dataclass(frozen=True)
+class FineBalance:
+    """The fines of a case's tickets, what was paid on them and what is still owed."""
+
+    due: Decimal
+    paid: Decimal
+    per_offence: dict[int, Decimal] = field(default_factory=dict)
+
+    @property
+    def unpaid(self) -> Decimal:
+        return max(self.due - self.paid, ZERO)
+
+
+def costs_recorded(case: EnforcementCase) -> Decimal:
+    total = CostItem.objects.filter(work__case=case).aggregate(s=Sum("amount"))["s"]
+    return total or ZERO
+
+
+def cost_notice_of(case: EnforcementCase) -> CostNotice | None:
+    return CostNotice.objects.filter(case=case).first()
+
+
+def amount_due(case: EnforcementCase, notice: CostNotice | None) -> Decimal | None:
+    """The costs owed: as noticed, or as reduced by the decision on a protest."""
+    if notice is None:
+        return None
+    protest = Protest.objects.filter(case=case).first()
+    if protest is not None and protest.decision == "reduce" and protest.decided_amount is not None:
+        return protest.decided_amount
+    return notice.amount
+
+
+def _interest(case, principal: Decimal, received: dt.date, through: dt.date) -> Determination:
+    return s267_10_enforcement.interest_due(
+        principal,
+        received,
+        through,
+        article=case.article,
+        as_of=case.law_date,
+        town=case.town.slug,
+    )
+
+
+def _interest_between(case, principal, received, after, through) -> Decimal:
+    if principal <= 0 or through < received:
+        return ZERO
+    upto = _interest(case, principal, received, through).outcome["interest_usd"]
+    if after is None or after < received:
+        return upto
+    return upto - _interest(case, principal, received, after).outcome["interest_usd"]
+
+
+def cost_balance(case: EnforcementCase, *, on: dt.date) -> CostBalance:
+    """The costs, interest, payments and what is unpaid on `on` (§ 267-10C(3); § 267-25B)."""
+    recorded = costs_recorded(case)
+    notice = cost_notice_of(case)
+    principal = amount_due(case, notice)
+    payments = list(
+        case.payments.filter(applies_to="costs", paid_on__lte=on).order_by("paid_on", "pk")
+    )
+    paid = sum((p.amount for p in payments), ZERO)
+    if principal is None:
+        return CostBalance(on, recorded, None, ZERO, paid, ZERO, ZERO, ZERO, None, credit=paid)
+    received = notice.received_on
+    if received is None:
+        unpaid = principal - paid
+        return CostBalance(
+            on,
+            recorded,
+            notice.amount,
+            principal,
+            paid,
+            ZERO,
+            max(unpaid, ZERO),
+            ZERO,
+            None,
+            credit=max(-unpaid, ZERO),
+        )
+    outstanding, owed_interest, accrued, credit = principal, ZERO, ZERO, ZERO
+    periods: list[InterestPeriod] = []
+    last: dt.date | None = None
+    for payment in payments:
+        part = _interest_between(case, outstanding, received, last, payment.paid_on)
+        if part:
+            periods.append(InterestPeriod(last, payment.paid_on, outstanding, part))
+        owed_interest += part
+        accrued += part
+        to_interest = min(payment.amount, owed_interest)
+        owed_interest -= to_interest
+        rest = payment.amount - to_interest
+        to_principal = min(rest, outstanding)
+        outstanding -= to_principal
+        credit += rest - to_principal
+        last = payment.paid_on
+    part = _interest_between(case, outstanding, received, last, on)
+    if part:
+        periods.append(InterestPeriod(last, on, outstanding, part))
+    owed_interest += part
+    accrued += part
+    shown = max(on, received)
+    reading = _interest(case, outstanding if outstanding > 0 else principal, received, shown)
+    interest_from = reading.details["interest_from"]
+    if outstanding <= 0:
+        reading = None
+    return CostBalance(
+        on,
+        recorded,
+        notice.amount,
+        principal,
+        paid,
+        accrued,
+        outstanding,
+        owed_interest,
+        interest_from,
+        tuple(periods),
+        reading,
+        credit,
+    )
+
+
+def fine_balance(case: EnforcementCase) -> FineBalance:
+    """Fines of the noncriminal tickets issued on the case, and the payments made on them."""
+    due = ZERO
+    per: dict[int, Decimal] = {}
+    for offence in case.offences.filter(disposition="noncriminal").exclude(issued_on=None):
+        due += offence.fine or ZERO
+        per[offence.pk] = ZERO
+    paid = ZERO
+    for payment in case.payments.filter(applies_to="fine"):
+        paid += payment.amount
+        if payment.offence_id in per:
+            per[payment.offence_id] += payment.amount
+    return FineBalance(due, paid, per)
+
+
+def violator_offence_count(case: EnforcementCase, *, before: dt.date) -> int:
+    """Offences already counted against this violator in the town under the same article.
+
+    Each day is a separate offence (§ 267-10D-E; § 267-25C-D); the ladder climbs per violator,
+    matched by name across the town's cases.
+    """
+    return Offence.objects.filter(
+        case__town=case.town,
+        case__article=case.article,
+        case__violator_name__iexact=case.violator_name.strip(),
+        on__lt=before,
+    ).count()

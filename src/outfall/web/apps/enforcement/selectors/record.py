@@ -1,0 +1,193 @@
+"""Everything the case page shows, gathered once: orders, consents, the Town's work and costs,
+the cost-recovery clocks with the law's reasons, the balances, the penalty ledger, documents,
+the history, and the steps open to the person looking."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from outfall.compliance.lifecycle import enforcement as lifecycle
+from outfall.kernel.errors import InputError
+from outfall.law import s267_10_enforcement
+from outfall.law.errors import LawError
+from outfall.web.apps.audit.selectors import audit_list_for_case
+from outfall.web.apps.enforcement import policy
+from outfall.web.apps.enforcement.facts import enforcement_facts
+from outfall.web.apps.enforcement.models import (
+    AbatementWork,
+    CostItem,
+    EnforcementCase,
+    Lien,
+    Protest,
+)
+from outfall.web.apps.enforcement.selectors.ledger import (
+    CostBalance,
+    FineBalance,
+    cost_balance,
+    cost_notice_of,
+    fine_balance,
+)
+
+
+@dataclass(frozen=True)
+class LedgerLine:
+    """One offence with what a ticket or referral would carry, or why none can."""
+
+    offence: object
+    preview: object | None
+    refusal: str | None
+
+
+@dataclass(frozen=True)
+class StepLink:
+    name: str
+    label: str
+    url_name: str
+    citation: str
+    blockers: tuple = ()
+
+
+@dataclass
+class CaseRecord:
+    case: EnforcementCase
+    today: dt.date
+    rules: s267_10_enforcement.ArticleRules
+    orders: list
+    consents: list
+    work: AbatementWork | None
+    costs: list
+    costs_by_category: dict[str, Decimal]
+    notice: object | None
+    protest: Protest | None
+    lien: Lien | None
+    balance: CostBalance
+    cost_clocks: list = field(default_factory=list)
+    cost_reasons: list = field(default_factory=list)
+    fines: FineBalance | None = None
+    ledger: list[LedgerLine] = field(default_factory=list)
+    fines_not_set: str | None = None
+    documents: list = field(default_factory=list)
+    history: list = field(default_factory=list)
+    steps: list[StepLink] = field(default_factory=list)
+
+
+# Case-level steps: (lifecycle transition or None, url name, policy action, label).
+CASE_STEPS = (
+    ("issue_order", "order_new", "order.issue", "Issue a notice of violation or an order"),
+    ("escalate", "escalate", "order.escalate", "Escalate a missed deadline"),
+    (None, "consent_new", "consent.record", "Record consent to entry"),
+    ("start_abatement", "abatement_start", "abatement.record", "Start town abatement"),
+    (None, "cost_add", "abatement.record", "Add a cost of the Town's work"),
+    (None, "abatement_complete", "abatement.record", "Record the work complete"),
+    ("notice_costs", "cost_notice", "costs.notice", "Send the notice of costs"),
+    (None, "notice_received", "costs.notice", "Record receipt of the cost notice"),
+    ("file_protest", "protest_new", "protest.record", "Record a protest of the costs"),
+    ("decide_protest", "protest_decide", "protest.decide", "Decide the protest"),
+    (None, "payment_new", "payment.record", "Record a payment"),
+    ("convert_to_lien", "lien_request", "lien.request", "Record the lien and ask the Collector"),
+    (None, "offence_new", "offence.record", "Record days of violation"),
+    ("close", "close", "case.close", "Close the file"),
+)
+
+
+def _steps(user, case, facts) -> list[StepLink]:
+    out = []
+    for transition, url_name, action, label in CASE_STEPS:
+        if case.state == "closed" or not policy.can(user, action, case):
+            continue
+        blockers: tuple = ()
+        if transition == "issue_order":
+            if case.state not in {s.value for s in lifecycle.ORDER_SOURCES}:
+                continue
+        elif transition == "escalate":
+            if case.state not in ("notice_of_violation", "order_issued", "deadline_missed"):
+                continue
+            blockers = tuple(lifecycle.blockers("miss_deadline", "order_issued", facts))
+        elif transition is not None:
+            t = lifecycle.transition(transition)
+            if case.state not in t.sources:
+                continue
+            blockers = tuple(lifecycle.blockers(transition, case.state, facts))
+        citation = policy.ACTIONS[action].citation(case.article)
+        out.append(StepLink(url_name, label, f"enforcement:{url_name}", citation, blockers))
+    return out
+
+
+def _ledger(case) -> tuple[list[LedgerLine], str | None]:
+    from outfall.web.apps.enforcement.services.penalties import penalty_preview
+
+    lines = []
+    not_set = None
+    for offence in case.offences.order_by("on"):
+        if offence.disposition:
+            lines.append(LedgerLine(offence, None, None))
+            continue
+        det, refusal = penalty_preview(case, offence)
+        if refusal is not None and not_set is None:
+            not_set = str(refusal)
+        lines.append(LedgerLine(offence, det, str(refusal) if refusal else None))
+    return lines, not_set
+
+
+def fines_schedule_statement(case: EnforcementCase, *, on: dt.date) -> str | None:
+    """Said plainly on the page when the town has set no noncriminal fines (§ 267-25D)."""
+    try:
+        det = s267_10_enforcement.penalties(case.article, [on], as_of=on, town=case.town.slug)
+    except (LawError, InputError) as exc:
+        return str(exc)
+    if det.details.get("fines_set", True):
+        return None
+    rules = s267_10_enforcement.article_rules(case.article)
+    return (
+        f"{case.town.name} has not set the fines for noncriminal disposition of Article "
+        f"{case.article} offences: the bylaw leaves them to the Planning Board's rules and "
+        f"regulations ({rules.noncriminal_citation}), and none are in our record. No ticket "
+        "with an amount can be issued until the Board sets them; criminal referral remains."
+    )
+
+
+def case_record(user, case: EnforcementCase, *, today: dt.date) -> CaseRecord:
+    rules = s267_10_enforcement.article_rules(case.article)
+    orders = list(case.orders.prefetch_related("follow_ups").order_by("issued_on", "pk"))
+    work = AbatementWork.objects.filter(case=case).first()
+    costs = list(CostItem.objects.filter(work=work).order_by("category", "pk")) if work else []
+    by_category: dict[str, Decimal] = {}
+    for item in costs:
+        label = item.get_category_display()
+        by_category[label] = by_category.get(label, Decimal("0")) + item.amount
+    notice = cost_notice_of(case)
+    protest = Protest.objects.filter(case=case).first()
+    record = CaseRecord(
+        case=case,
+        today=today,
+        rules=rules,
+        orders=orders,
+        consents=list(case.entry_consents.order_by("given_on", "pk")),
+        work=work,
+        costs=costs,
+        costs_by_category=by_category,
+        notice=notice,
+        protest=protest,
+        lien=Lien.objects.filter(case=case).first(),
+        balance=cost_balance(case, on=today),
+    )
+    if work is not None and work.completed_on is not None:
+        det = s267_10_enforcement.cost_recovery_deadlines(
+            work.completed_on,
+            notice.received_on if notice else None,
+            protest.decided_on if protest and protest.decided_on else None,
+            article=case.article,
+            as_of=case.law_date,
+            town=case.town.slug,
+        )
+        record.cost_clocks = list(det.outcome)
+        record.cost_reasons = list(det.reasons)
+    record.fines = fine_balance(case)
+    record.ledger, _ = _ledger(case)
+    record.fines_not_set = fines_schedule_statement(case, on=today)
+    record.documents = list(case.documents.order_by("-generated_at", "-pk"))
+    record.history = list(audit_list_for_case(case))
+    record.steps = _steps(user, case, enforcement_facts(case, today=today))
+    return record

@@ -1,0 +1,193 @@
+"""Opening, consent to entry and closing of enforcement cases.
+
+A case opens from an Article I investigation (the DPW, § 267-10A) or an Article II permit (the
+Planning Board, § 267-25A); its law date is the day it opens. The violator is not a user.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.db import IntegrityError, transaction
+
+from outfall.compliance.lifecycle.enforcement import (
+    EnforcementState,
+    order_assessment,
+    order_catalog,
+)
+from outfall.kernel.errors import InputError
+from outfall.law import s267_10_enforcement
+from outfall.law.errors import NotInForce
+from outfall.web.apps.audit.services import audit_record
+from outfall.web.apps.enforcement import policy
+from outfall.web.apps.enforcement.models import EnforcementCase, EntryConsent
+from outfall.web.apps.enforcement.services.common import (
+    lock,
+    not_after_today,
+    not_before,
+    require_date,
+    today_or,
+)
+from outfall.web.apps.enforcement.services.transitions import case_transition
+
+CASE_FIELDS = (
+    "violator_name",
+    "violator_address",
+    "owner_name",
+    "owner_address",
+    "property_address",
+    "parcel_id",
+    "description",
+)
+REQUIRED = ("violator_name", "violator_address", "property_address", "description")
+
+
+def _next_number(town, article: str, year: int) -> str:
+    prefix = f"ENF-{town.slug[:3].upper()}-{article}-{year}-"
+    last = (
+        EnforcementCase.objects.filter(number__startswith=prefix)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+    )
+    n = int(last.rsplit("-", 1)[1]) + 1 if last else 1
+    return f"{prefix}{n:04d}"
+
+
+def _check_in_force(article: str, town, day: dt.date) -> None:
+    """Refuse a case under an article not yet in force on the day it opens."""
+    catalog = order_catalog(article)
+    try:
+        order_assessment(article, [catalog[0].key], False, None, as_of=day, town=town.slug)
+    except NotInForce:
+        rules = s267_10_enforcement.article_rules(article)
+        raise InputError(
+            "opened_on",
+            day.isoformat(),
+            f"Article {article} was not yet in force on that day",
+            rules.authority_citation,
+        ) from None
+
+
+def case_open(
+    *,
+    town,
+    actor,
+    data: dict,
+    application=None,
+    investigation=None,
+    opened_on: dt.date | None = None,
+    today: dt.date | None = None,
+) -> EnforcementCase:
+    """Open a case from exactly one source: an investigation (Article I) or a permit (Article II)."""
+    if (application is None) == (investigation is None):
+        raise InputError(
+            "source",
+            "none" if application is None else "both",
+            "a case opens from one Article I investigation or one Article II permit",
+            "§ 267-10A",
+        )
+    article = "I" if investigation is not None else "II"
+    source = investigation if investigation is not None else application
+    if source.town_id != town.pk:
+        raise InputError("town", town.slug, "the source record belongs to another town")
+    policy.require(actor, "case.open", town=town, article=article)
+    today = today_or(today)
+    opened_on = require_date("opened_on", opened_on or today)
+    not_after_today("opened_on", opened_on, today)
+    for name in REQUIRED:
+        if not str(data.get(name, "")).strip():
+            raise InputError(name, "", "is required")
+    _check_in_force(article, town, opened_on)
+    rules = s267_10_enforcement.article_rules(article)
+    values = {name: str(data.get(name, "")).strip() for name in CASE_FIELDS}
+    for _attempt in range(5):
+        try:
+            with transaction.atomic():
+                case = EnforcementCase.objects.create(
+                    town=town,
+                    number=_next_number(town, article, opened_on.year),
+                    article=article,
+                    application=application,
+                    investigation=investigation,
+                    opened_on=opened_on,
+                    law_date=opened_on,
+                    state=EnforcementState.OPEN.value,
+                    opened_by=actor,
+                    **values,
+                )
+                audit_record(
+                    actor=actor,
+                    town=town,
+                    action="enforcement.open",
+                    section=rules.authority_citation,
+                    summary=f"Article {article} enforcement case opened from "
+                    f"{'investigation' if investigation else 'permit'} {source.number}",
+                    obj=case,
+                    changes={"article": article, "source": source.number, **values},
+                )
+            return case
+        except IntegrityError:
+            continue
+    raise InputError("number", "", "could not allot a case number; try again")
+
+
+def consent_record(
+    case: EnforcementCase,
+    *,
+    actor,
+    given_by: str,
+    given_on: dt.date,
+    scope: str,
+    refused: bool = False,
+    capacity: str = "",
+    valid_until: dt.date | None = None,
+    today: dt.date | None = None,
+) -> EntryConsent:
+    """Record consent (or refusal) to enter private property to inspect or sample
+    (§ 267-10F; for Article II, the entry the permit holder allows under § 267-18B)."""
+    policy.require(actor, "consent.record", case)
+    cite = policy.ACTIONS["consent.record"].citation(case.article)
+    today = today_or(today)
+    require_date("given_on", given_on)
+    not_after_today("given_on", given_on, today, cite)
+    if valid_until is not None:
+        not_before("valid_until", valid_until, given_on, "the day consent was given", cite)
+    if not given_by.strip():
+        raise InputError("given_by", given_by, "name the person who gave or refused consent", cite)
+    if not scope.strip():
+        raise InputError("scope", scope, "say what entry was asked for", cite)
+    with transaction.atomic():
+        locked = lock(case)
+        consent = EntryConsent.objects.create(
+            case=locked,
+            investigation=locked.investigation,
+            property_address=locked.property_address,
+            given_by=given_by.strip(),
+            capacity=capacity.strip(),
+            given_on=given_on,
+            scope=scope.strip(),
+            refused=refused,
+            valid_until=valid_until,
+            recorded_by=actor,
+        )
+        audit_record(
+            actor=actor,
+            town=locked.town,
+            action="enforcement.consent",
+            section=cite,
+            summary=f"Entry {'refused' if refused else 'consented to'} by {consent.given_by} "
+            f"on {given_on.isoformat()}",
+            obj=consent,
+            case=locked,
+            changes={"scope": consent.scope, "refused": refused},
+        )
+    return consent
+
+
+def case_close(case: EnforcementCase, *, actor, today: dt.date | None = None) -> EnforcementCase:
+    """Close the file once the violation is corrected, the costs paid, or the lien handed over."""
+    policy.require(actor, "case.close", case)
+    case_transition(case, "close", actor=actor, today=today_or(today))
+    case.refresh_from_db()
+    return case

@@ -1,0 +1,60 @@
+"""Small checks the enforcement services share."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from decimal import Decimal, InvalidOperation
+
+from django.core.serializers.json import DjangoJSONEncoder
+from django.utils import timezone
+
+from outfall.kernel.errors import InputError
+from outfall.web.apps.enforcement.models import EnforcementCase
+
+
+def today_or(day: dt.date | None) -> dt.date:
+    return day or timezone.localdate()
+
+
+def require_date(field: str, value, citation: str | None = None) -> dt.date:
+    if not isinstance(value, dt.date) or isinstance(value, dt.datetime):
+        raise InputError(field, value, "must be a date (YYYY-MM-DD)", citation)
+    return value
+
+
+def not_before(field: str, value: dt.date, earlier: dt.date, what: str, citation=None) -> None:
+    """Refuse a date before the record it follows, naming both dates."""
+    if value < earlier:
+        raise InputError(
+            field, value.isoformat(), f"is before {what} ({earlier.isoformat()})", citation
+        )
+
+
+def not_after_today(field: str, value: dt.date, today: dt.date, citation=None) -> None:
+    if value > today:
+        raise InputError(
+            field, value.isoformat(), "is in the future: record what happened", citation
+        )
+
+
+def positive_amount(field: str, value, citation: str | None = None) -> Decimal:
+    try:
+        amount = Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        raise InputError(field, value, "is not a dollar amount", citation) from None
+    if not amount.is_finite() or amount <= 0:
+        raise InputError(field, value, "must be more than $0", citation)
+    if amount != amount.quantize(Decimal("0.01")):
+        raise InputError(field, value, "has more than two decimal places", citation)
+    return amount
+
+
+def lock(case: EnforcementCase) -> EnforcementCase:
+    """The case row, locked for the rest of the transaction."""
+    return EnforcementCase.objects.select_for_update().select_related("town").get(pk=case.pk)
+
+
+def snapshot(determination) -> dict:
+    """A determination as kept on the record: JSON, with amounts and dates as text."""
+    return json.loads(json.dumps(determination.as_dict(), cls=DjangoJSONEncoder))

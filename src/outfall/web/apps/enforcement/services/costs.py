@@ -1,0 +1,540 @@
+"""Town abatement and the recovery of its costs (§ 267-10C(2)-(3); § 267-25B).
+
+The Town's work and its costs (labour, equipment, contractors, administrative costs); the cost
+notice, due within the law's window after the work is complete — a later notice is recorded and
+flagged late, never refused, since the costs are still owed; the protest and the decision on it
+(the DPW Director for Article I, the clerk recording the Board's vote for Article II); payments;
+and, when costs are still unpaid the day after payment was due, the special assessment and lien
+with the request letter to the Collector.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+from django.db import transaction
+
+from outfall.kernel.errors import InputError
+from outfall.law import s267_10_enforcement
+from outfall.web.apps.audit.services import audit_record
+from outfall.web.apps.enforcement import policy
+from outfall.web.apps.enforcement.documents import document_generate
+from outfall.web.apps.enforcement.models import (
+    AbatementWork,
+    CostItem,
+    CostNotice,
+    EnforcementCase,
+    Lien,
+    Offence,
+    Payment,
+    Protest,
+)
+from outfall.web.apps.enforcement.selectors.ledger import (
+    cost_balance,
+    costs_recorded,
+    fine_balance,
+)
+from outfall.web.apps.enforcement.services.common import (
+    lock,
+    not_after_today,
+    not_before,
+    positive_amount,
+    require_date,
+    today_or,
+)
+from outfall.web.apps.enforcement.services.transitions import case_transition
+
+
+def _cite(case: EnforcementCase, action: str) -> str:
+    return policy.ACTIONS[action].citation(case.article)
+
+
+def _work(case: EnforcementCase) -> AbatementWork:
+    work = AbatementWork.objects.filter(case=case).first()
+    if work is None:
+        raise InputError(
+            "abatement", "none", "no town abatement work is recorded", _cite(case, "costs.notice")
+        )
+    return work
+
+
+def _deadlines(case: EnforcementCase, work, notice=None, protest=None) -> dict:
+    det = s267_10_enforcement.cost_recovery_deadlines(
+        work.completed_on,
+        notice.received_on if notice else None,
+        protest.decided_on if protest and protest.decided_on else None,
+        article=case.article,
+        as_of=case.law_date,
+        town=case.town.slug,
+    )
+    return {d.key: d for d in det.outcome}
+
+
+def abatement_start(
+    case: EnforcementCase,
+    *,
+    actor,
+    started_on: dt.date,
+    description: str,
+    today: dt.date | None = None,
+) -> AbatementWork:
+    """The Town starts the work the violator failed to do by the order's deadline."""
+    policy.require(actor, "abatement.record", case)
+    cite = _cite(case, "abatement.record")
+    today = today_or(today)
+    require_date("started_on", started_on)
+    not_after_today("started_on", started_on, today, cite)
+    if not description.strip():
+        raise InputError("description", description, "describe the work", cite)
+    with transaction.atomic():
+        locked = lock(case)
+        if AbatementWork.objects.filter(case=locked).exists():
+            raise InputError("abatement", "exists", "the Town's work is already recorded", cite)
+        step = case_transition(
+            locked,
+            "start_abatement",
+            actor=actor,
+            today=today,
+            pending={"work_started_on": started_on},
+        )
+        work = AbatementWork.objects.create(
+            case=locked, started_on=started_on, description=description.strip()
+        )
+        audit_record(
+            actor=actor,
+            town=locked.town,
+            action="enforcement.abatement_start",
+            section=step.citation_for(locked.article),
+            summary=f"Town abatement started {started_on.isoformat()}",
+            obj=work,
+            case=locked,
+            changes={"description": work.description},
+        )
+    case.refresh_from_db()
+    return work
+
+
+def cost_item_add(
+    case: EnforcementCase, *, actor, category: str, description: str, amount
+) -> CostItem:
+    """One cost of the Town's work, before the costs are noticed."""
+    policy.require(actor, "abatement.record", case)
+    cite = _cite(case, "abatement.record")
+    if category not in CostItem.Category.values:
+        raise InputError("category", category, f"must be one of {CostItem.Category.values}", cite)
+    value = positive_amount("amount", amount, cite)
+    if not description.strip():
+        raise InputError("description", description, "say what the cost was for", cite)
+    with transaction.atomic():
+        locked = lock(case)
+        work = _work(locked)
+        if CostNotice.objects.filter(case=locked).exists():
+            raise InputError(
+                "amount",
+                value,
+                "the costs were fixed when they were noticed",
+                _cite(case, "costs.notice"),
+            )
+        item = CostItem.objects.create(
+            work=work, category=category, description=description.strip(), amount=value
+        )
+        audit_record(
+            actor=actor,
+            town=locked.town,
+            action="enforcement.cost_add",
+            section=_cite(case, "costs.notice"),
+            summary=f"{item.get_category_display()}: {item.description}, ${value}",
+            obj=item,
+            case=locked,
+        )
+    return item
+
+
+def abatement_complete(
+    case: EnforcementCase, *, actor, completed_on: dt.date, today: dt.date | None = None
+) -> AbatementWork:
+    """The Town's work is complete: the cost-notice clock starts (§ 267-10C(3); § 267-25B)."""
+    policy.require(actor, "abatement.record", case)
+    cite = _cite(case, "costs.notice")
+    today = today_or(today)
+    require_date("completed_on", completed_on)
+    not_after_today("completed_on", completed_on, today, cite)
+    with transaction.atomic():
+        locked = lock(case)
+        work = _work(locked)
+        not_before("completed_on", completed_on, work.started_on, "the start of the work", cite)
+        if CostNotice.objects.filter(case=locked).exists():
+            raise InputError(
+                "completed_on", completed_on.isoformat(), "the costs are noticed", cite
+            )
+        work.completed_on = completed_on
+        work.save(update_fields=["completed_on"])
+        notice_by = _deadlines(locked, work)["cost_notice_by"]
+        audit_record(
+            actor=actor,
+            town=locked.town,
+            action="enforcement.abatement_complete",
+            section=cite,
+            summary=f"Town abatement complete {completed_on.isoformat()}; costs to be noticed "
+            f"by {notice_by.due.isoformat()}",
+            obj=work,
+            case=locked,
+        )
+    return work
+
+
+def costs_notice(
+    case: EnforcementCase,
+    *,
+    actor,
+    sent_on: dt.date,
+    received_on: dt.date | None = None,
+    today: dt.date | None = None,
+) -> CostNotice:
+    """Send the notice of costs to the violator and owner, with its PDF.
+
+    A notice sent after the law's window is recorded and flagged late, citing the section.
+    """
+    policy.require(actor, "costs.notice", case)
+    today = today_or(today)
+    require_date("sent_on", sent_on)
+    cite = _cite(case, "costs.notice")
+    not_after_today("sent_on", sent_on, today, cite)
+    if received_on is not None:
+        require_date("received_on", received_on)
+        not_before("received_on", received_on, sent_on, "the day the notice was sent", cite)
+        not_after_today("received_on", received_on, today, cite)
+    with transaction.atomic():
+        locked = lock(case)
+        work = _work(locked)
+        step = case_transition(
+            locked, "notice_costs", actor=actor, today=today, pending={"notice_sent_on": sent_on}
+        )
+        amount = costs_recorded(locked)
+        notice_by = _deadlines(locked, work)["cost_notice_by"]
+        notice = CostNotice.objects.create(
+            case=locked,
+            amount=amount,
+            sent_on=sent_on,
+            received_on=received_on,
+            notice_by=notice_by.due,
+        )
+        items = list(CostItem.objects.filter(work=work).order_by("category", "pk"))
+        clocks = _deadlines(locked, work, notice) if received_on else {}
+        doc = document_generate(
+            locked,
+            "cost_notice",
+            actor=actor,
+            about=f"cost notice {notice.pk}",
+            context={"notice": notice, "work": work, "items": items, "clocks": clocks},
+        )
+        late = (
+            f" LATE: the law wanted it by {notice_by.due.isoformat()} ({step.citation_for(locked.article)})"
+            if notice.late
+            else ""
+        )
+        audit_record(
+            actor=actor,
+            town=locked.town,
+            action="enforcement.cost_notice",
+            section=step.citation_for(locked.article),
+            summary=f"Costs of ${amount} noticed {sent_on.isoformat()}.{late}",
+            obj=notice,
+            case=locked,
+            changes={
+                "amount": amount,
+                "notice_by": notice_by.due,
+                "late": notice.late,
+                "document": doc.file.name,
+            },
+        )
+    case.refresh_from_db()
+    return notice
+
+
+def notice_receipt_record(
+    case: EnforcementCase, *, actor, received_on: dt.date, today: dt.date | None = None
+) -> CostNotice:
+    """The day the notice reached the violator or owner: the protest window runs from it."""
+    policy.require(actor, "costs.notice", case)
+    cite = _cite(case, "costs.notice")
+    today = today_or(today)
+    require_date("received_on", received_on)
+    not_after_today("received_on", received_on, today, cite)
+    with transaction.atomic():
+        locked = lock(case)
+        notice = CostNotice.objects.filter(case=locked).first()
+        if notice is None:
+            raise InputError(
+                "received_on", received_on.isoformat(), "no cost notice was sent", cite
+            )
+        if notice.received_on is not None:
+            raise InputError(
+                "received_on", received_on.isoformat(), "receipt is already recorded", cite
+            )
+        not_before("received_on", received_on, notice.sent_on, "the day it was sent", cite)
+        notice.received_on = received_on
+        notice.save(update_fields=["received_on"])
+        protest_by = _deadlines(locked, _work(locked), notice)["protest_by"]
+        audit_record(
+            actor=actor,
+            town=locked.town,
+            action="enforcement.cost_notice_received",
+            section=cite,
+            summary=f"Cost notice received {received_on.isoformat()}; a protest may be filed "
+            f"until {protest_by.due.isoformat()}",
+            obj=notice,
+            case=locked,
+        )
+    return notice
+
+
+def protest_file(
+    case: EnforcementCase,
+    *,
+    actor,
+    filed_on: dt.date,
+    grounds: str,
+    today: dt.date | None = None,
+) -> Protest:
+    """A written protest of the amount or basis of the costs, inside the window."""
+    policy.require(actor, "protest.record", case)
+    cite = _cite(case, "protest.record")
+    today = today_or(today)
+    require_date("filed_on", filed_on)
+    not_after_today("filed_on", filed_on, today, cite)
+    if not grounds.strip():
+        raise InputError("grounds", grounds, "state the grounds of the protest", cite)
+    with transaction.atomic():
+        locked = lock(case)
+        step = case_transition(
+            locked, "file_protest", actor=actor, today=today, pending={"protest_filed_on": filed_on}
+        )
+        protest = Protest.objects.create(case=locked, filed_on=filed_on, grounds=grounds.strip())
+        audit_record(
+            actor=actor,
+            town=locked.town,
+            action="enforcement.protest",
+            section=step.citation_for(locked.article),
+            summary=f"Written protest of the costs filed {filed_on.isoformat()}",
+            obj=protest,
+            case=locked,
+            changes={"grounds": protest.grounds},
+        )
+    case.refresh_from_db()
+    return protest
+
+
+def protest_decide(
+    case: EnforcementCase,
+    *,
+    actor,
+    decision: str,
+    decided_on: dt.date,
+    decided_amount: Decimal | None = None,
+    reasons: str = "",
+    votes_for: int | None = None,
+    votes_against: int | None = None,
+    today: dt.date | None = None,
+) -> Protest:
+    """The Department's (Article I) or the Board's (Article II) decision: affirm or reduce.
+
+    For Article II the clerk records the Board's vote, which must carry the decision.
+    """
+    policy.require(actor, "protest.decide", case)
+    cite = _cite(case, "protest.decide")
+    today = today_or(today)
+    require_date("decided_on", decided_on)
+    not_after_today("decided_on", decided_on, today, cite)
+    if decision == "affirm":
+        decided_amount = None
+    if case.article == "II":
+        if votes_for is None or votes_against is None:
+            raise InputError(
+                "votes_for", votes_for, "record the Board's vote, for and against", cite
+            )
+        if votes_for <= votes_against:
+            raise InputError(
+                "votes_for",
+                votes_for,
+                f"{votes_for} for and {votes_against} against does not carry the decision",
+                cite,
+            )
+    with transaction.atomic():
+        locked = lock(case)
+        protest = Protest.objects.filter(case=locked).first()
+        if protest is None:
+            raise InputError("decision", decision, "no protest is on file", cite)
+        step = case_transition(
+            locked,
+            "decide_protest",
+            actor=actor,
+            today=today,
+            pending={
+                "protest_decision": decision,
+                "protest_decided_on": decided_on,
+                "decided_amount": decided_amount,
+            },
+        )
+        protest.decision = decision
+        protest.decided_on = decided_on
+        protest.decided_amount = decided_amount
+        protest.decided_by = actor
+        protest.decision_reasons = reasons.strip()
+        protest.votes_for = votes_for
+        protest.votes_against = votes_against
+        protest.save()
+        payment_due = _deadlines(locked, _work(locked), locked.cost_notice, protest)["payment_due"]
+        audit_record(
+            actor=actor,
+            town=locked.town,
+            action="enforcement.protest_decide",
+            section=step.citation_for(locked.article),
+            summary=(
+                "Costs affirmed" if decision == "affirm" else f"Costs reduced to ${decided_amount}"
+            )
+            + f" on {decided_on.isoformat()}; payment due {payment_due.due.isoformat()}",
+            obj=protest,
+            case=locked,
+            changes={
+                "decision": decision,
+                "amount": decided_amount,
+                "votes": [votes_for, votes_against],
+            },
+        )
+    case.refresh_from_db()
+    return protest
+
+
+def payment_record(
+    case: EnforcementCase,
+    *,
+    actor,
+    paid_on: dt.date,
+    amount,
+    applies_to: str,
+    reference: str = "",
+    offence: Offence | None = None,
+    today: dt.date | None = None,
+) -> Payment:
+    """A payment on the costs or on a ticket's fine (the two are kept apart).
+
+    Costs paid in full close the cost recovery (and release a recorded lien); a fine paid in
+    full marks its ticket paid.
+    """
+    policy.require(actor, "payment.record", case)
+    cite = _cite(case, "payment.record")
+    today = today_or(today)
+    require_date("paid_on", paid_on)
+    not_after_today("paid_on", paid_on, today, cite)
+    value = positive_amount("amount", amount, cite)
+    if applies_to not in ("costs", "fine"):
+        raise InputError("applies_to", applies_to, 'must be "costs" or "fine"')
+    with transaction.atomic():
+        locked = lock(case)
+        if applies_to == "costs":
+            notice = CostNotice.objects.filter(case=locked).first()
+            if notice is None:
+                raise InputError("applies_to", applies_to, "no costs have been noticed", cite)
+            offence = None
+        else:
+            if offence is None or offence.case_id != locked.pk or offence.issued_on is None:
+                raise InputError(
+                    "offence",
+                    getattr(offence, "pk", None),
+                    "a fine is paid on a ticket issued on this case",
+                    policy.ACTIONS["ticket.issue"].citation(case.article),
+                )
+            if offence.disposition != "noncriminal" or not offence.fine:
+                raise InputError("offence", offence.pk, "this ticket carries no fine to pay", cite)
+        payment = Payment.objects.create(
+            case=locked,
+            paid_on=paid_on,
+            amount=value,
+            applies_to=applies_to,
+            reference=reference.strip(),
+            offence=offence,
+            recorded_by=actor,
+        )
+        audit_record(
+            actor=actor,
+            town=locked.town,
+            action="enforcement.payment",
+            section=cite
+            if applies_to == "costs"
+            else policy.ACTIONS["ticket.issue"].citation(case.article),
+            summary=f"${value} paid on the {'costs' if applies_to == 'costs' else 'fine'} "
+            f"on {paid_on.isoformat()}",
+            obj=payment,
+            case=locked,
+            changes={"reference": payment.reference},
+        )
+        if applies_to == "costs":
+            balance = cost_balance(locked, on=today)
+            if balance.unpaid <= 0 and locked.state in (
+                "costs_noticed",
+                "protested",
+                "decided",
+                "lien",
+            ):
+                case_transition(locked, "pay_costs", actor=actor, today=today)
+                Lien.objects.filter(case=locked, released_on=None).update(released_on=paid_on)
+        else:
+            paid = fine_balance(locked).per_offence.get(offence.pk)
+            if paid is not None and paid >= offence.fine and offence.paid_on is None:
+                offence.paid_on = paid_on
+                offence.save(update_fields=["paid_on"])
+    case.refresh_from_db()
+    return payment
+
+
+def lien_request(
+    case: EnforcementCase, *, actor, sent_on: dt.date | None = None, today: dt.date | None = None
+) -> Lien:
+    """Make the unpaid costs a special assessment and lien, and ask the Collector to add it.
+
+    The lien attaches on the day after payment was due (the law's `lien_on`); the letter to the
+    Collector states the unpaid principal and the interest accrued to the day it is sent.
+    """
+    policy.require(actor, "lien.request", case)
+    cite = _cite(case, "lien.request")
+    today = today_or(today)
+    sent_on = require_date("sent_on", sent_on or today)
+    not_after_today("sent_on", sent_on, today, cite)
+    with transaction.atomic():
+        locked = lock(case)
+        step = case_transition(locked, "convert_to_lien", actor=actor, today=sent_on)
+        work = _work(locked)
+        notice = locked.cost_notice
+        protest = Protest.objects.filter(case=locked).first()
+        lien_on = _deadlines(locked, work, notice, protest)["lien_on"]
+        balance = cost_balance(locked, on=sent_on)
+        lien = Lien.objects.create(
+            case=locked,
+            effective_on=lien_on.due,
+            amount=balance.unpaid_principal,
+            interest_at_request=balance.unpaid_interest,
+            sent_to_collector_on=sent_on,
+            requested_by=actor,
+        )
+        doc = document_generate(
+            locked,
+            "lien_request",
+            actor=actor,
+            about=f"lien {lien.pk}",
+            context={"lien": lien, "balance": balance, "notice": notice, "protest": protest},
+        )
+        audit_record(
+            actor=actor,
+            town=locked.town,
+            action="enforcement.lien",
+            section=step.citation_for(locked.article),
+            summary=f"Unpaid costs of ${lien.amount} a lien from {lien.effective_on.isoformat()}; "
+            f"the Collector asked on {sent_on.isoformat()}",
+            obj=lien,
+            case=locked,
+            changes={"interest": lien.interest_at_request, "document": doc.file.name},
+        )
+    case.refresh_from_db()
+    return lien

@@ -1,0 +1,287 @@
+"""Notices of violation, written orders, follow-up inspections and escalation.
+
+Orders follow § 267-10C (Article I) and § 267-25B (Article II): the law checks each order as it
+issues (an order requiring abatement or remediation must set its completion deadline and warn
+that the Town may do the work) and the check is kept with the order. When a deadline passes
+unmet, the case is escalated (by the daily command or a button): the Town may then abate,
+ticket or prosecute. Escalating twice does nothing the second time.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.mail import send_mail
+from django.db import transaction
+
+from outfall.compliance.lifecycle.enforcement import (
+    EnforcementState,
+    order_assessment,
+    order_catalog,
+)
+from outfall.kernel.errors import InputError
+from outfall.web.apps.audit.services import audit_record
+from outfall.web.apps.enforcement import policy
+from outfall.web.apps.enforcement.documents import document_generate
+from outfall.web.apps.enforcement.models import EnforcementCase, FollowUpInspection, Order
+from outfall.web.apps.enforcement.services.common import (
+    lock,
+    not_after_today,
+    not_before,
+    require_date,
+    snapshot,
+    today_or,
+)
+from outfall.web.apps.enforcement.services.transitions import case_transition
+
+KINDS = {"notice_of_violation": "issue_notice", "order": "issue_order"}
+S = EnforcementState
+
+
+def order_issue(
+    case: EnforcementCase,
+    *,
+    actor,
+    kind: str,
+    order_types: list[str],
+    issued_on: dt.date,
+    deadline: dt.date | None = None,
+    abatement_required: bool = False,
+    text: str = "",
+    follow_up_on: dt.date | None = None,
+    today: dt.date | None = None,
+) -> Order:
+    """Issue a notice of violation or an order, with its PDF, under the law's check."""
+    policy.require(actor, "order.issue", case)
+    if kind not in KINDS:
+        raise InputError("kind", kind, f"must be one of {sorted(KINDS)}")
+    cite = policy.ACTIONS["order.issue"].citation(case.article)
+    today = today_or(today)
+    require_date("issued_on", issued_on)
+    not_after_today("issued_on", issued_on, today, cite)
+    not_before("issued_on", issued_on, case.opened_on, "the day the case was opened", cite)
+    if deadline is not None:
+        require_date("deadline", deadline)
+    if follow_up_on is not None:
+        not_before("follow_up_on", follow_up_on, issued_on, "the day the order issues", cite)
+    keys = {o.key for o in order_catalog(case.article)}
+    unknown = [t for t in order_types if t not in keys]
+    if unknown:
+        raise InputError(
+            "order_types", unknown, f"not an order type here; use {sorted(keys)}", cite
+        )
+    with transaction.atomic():
+        locked = lock(case)
+        pending = {
+            "order_kind": kind,
+            "order_types": tuple(order_types),
+            "abatement_required": abatement_required,
+            "order_issued_on": issued_on,
+            "order_deadline": deadline,
+        }
+        step = case_transition(locked, KINDS[kind], actor=actor, today=today, pending=pending)
+        det = order_assessment(
+            case.article,
+            order_types,
+            abatement_required,
+            deadline,
+            as_of=issued_on,
+            town=locked.town.slug,
+        )
+        order = Order.objects.create(
+            case=locked,
+            kind=kind,
+            order_types=list(det.details["order_types"]),
+            issued_on=issued_on,
+            deadline=deadline,
+            abatement_required=det.details["abatement_required"],
+            text=text.strip(),
+            issued_by=actor,
+            determination=snapshot(det),
+        )
+        if follow_up_on is not None:
+            FollowUpInspection.objects.create(order=order, scheduled_for=follow_up_on)
+        catalog = {o.key: o for o in order_catalog(case.article)}
+        doc = document_generate(
+            locked,
+            kind,
+            actor=actor,
+            about=f"order {order.pk}",
+            context={
+                "order": order,
+                "items": [catalog[k] for k in order.order_types],
+                "determination": det,
+                "follow_up_on": follow_up_on,
+            },
+        )
+        audit_record(
+            actor=actor,
+            town=locked.town,
+            action=f"enforcement.{kind}",
+            section=step.citation_for(locked.article),
+            summary=f"{'Notice of violation' if kind == 'notice_of_violation' else 'Order'} "
+            f"issued {issued_on.isoformat()}"
+            + (f", deadline {deadline.isoformat()}" if deadline else ", no deadline"),
+            obj=order,
+            case=locked,
+            changes={
+                "order_types": order.order_types,
+                "deadline": deadline,
+                "abatement_required": order.abatement_required,
+                "document": doc.file.name,
+            },
+        )
+    case.refresh_from_db()
+    return order
+
+
+def follow_up_schedule(
+    order: Order, *, actor, scheduled_for: dt.date, today: dt.date | None = None
+) -> FollowUpInspection:
+    """Schedule a follow-up inspection of an order (its date becomes a clock)."""
+    case = order.case
+    policy.require(actor, "order.follow_up", case)
+    cite = policy.ACTIONS["order.follow_up"].citation(case.article)
+    require_date("scheduled_for", scheduled_for)
+    not_before("scheduled_for", scheduled_for, order.issued_on, "the day the order issued", cite)
+    with transaction.atomic():
+        locked = lock(case)
+        visit = FollowUpInspection.objects.create(order=order, scheduled_for=scheduled_for)
+        audit_record(
+            actor=actor,
+            town=locked.town,
+            action="enforcement.follow_up_schedule",
+            section=cite,
+            summary=f"Follow-up inspection scheduled for {scheduled_for.isoformat()}",
+            obj=visit,
+            case=locked,
+        )
+    return visit
+
+
+def follow_up_record(
+    order: Order,
+    *,
+    actor,
+    inspected_on: dt.date,
+    complied: bool,
+    findings: str = "",
+    visit: FollowUpInspection | None = None,
+    today: dt.date | None = None,
+) -> FollowUpInspection:
+    """Record what a follow-up found; when every order is complied with, the case is complied."""
+    case = order.case
+    policy.require(actor, "order.follow_up", case)
+    cite = policy.ACTIONS["order.follow_up"].citation(case.article)
+    today = today_or(today)
+    require_date("inspected_on", inspected_on)
+    not_after_today("inspected_on", inspected_on, today, cite)
+    not_before("inspected_on", inspected_on, order.issued_on, "the day the order issued", cite)
+    if visit is not None and (visit.order_id != order.pk or visit.inspected_on is not None):
+        raise InputError("visit", visit.pk, "not a scheduled, unrecorded visit of this order")
+    with transaction.atomic():
+        locked = lock(case)
+        if visit is None:
+            visit = FollowUpInspection(order=order)
+        visit.inspected_on = inspected_on
+        visit.complied = complied
+        visit.findings = findings.strip()
+        visit.inspector = actor
+        visit.save()
+        if complied and order.complied_on is None:
+            order.complied_on = inspected_on
+            order.save(update_fields=["complied_on"])
+        audit_record(
+            actor=actor,
+            town=locked.town,
+            action="enforcement.follow_up",
+            section=cite,
+            summary=f"Follow-up on {inspected_on.isoformat()}: "
+            + ("complied" if complied else "not complied"),
+            obj=visit,
+            case=locked,
+            changes={"complied": complied, "findings": visit.findings},
+        )
+        outstanding = locked.orders.filter(complied_on=None).exists()
+        if complied and not outstanding and locked.state in _COMPLIABLE:
+            case_transition(locked, "record_compliance", actor=actor, today=today)
+    case.refresh_from_db()
+    return visit
+
+
+_COMPLIABLE = {S.NOTICE_OF_VIOLATION, S.ORDER_ISSUED, S.DEADLINE_MISSED, S.ESCALATED}
+_ESCALABLE = (S.NOTICE_OF_VIOLATION, S.ORDER_ISSUED, S.DEADLINE_MISSED)
+
+
+def _enforcers(case: EnforcementCase) -> list[str]:
+    roles = policy.ACTIONS["order.escalate"].roles(case.article)
+    return list(
+        get_user_model()
+        .objects.filter(memberships__town=case.town, memberships__role__in=roles, is_active=True)
+        .exclude(email="")
+        .values_list("email", flat=True)
+        .distinct()
+    )
+
+
+def case_escalate(case: EnforcementCase, *, actor, today: dt.date | None = None) -> bool:
+    """Escalate a case whose order deadline has passed unmet; False when there is nothing to do.
+
+    Records the missed deadline and the escalation (two audited steps), marks the missed orders
+    escalated and, after commit, tells the enforcing staff by e-mail.
+    """
+    if actor is not None:
+        policy.require(actor, "order.escalate", case)
+    today = today_or(today)
+    with transaction.atomic():
+        locked = lock(case)
+        missed = [
+            o
+            for o in locked.orders.filter(complied_on=None, escalated_on=None).exclude(
+                deadline=None
+            )
+            if o.deadline < today
+        ]
+        if locked.state not in _ESCALABLE or not missed:
+            return False
+        if locked.state != S.DEADLINE_MISSED:
+            case_transition(locked, "miss_deadline", actor=actor, today=today)
+        step = case_transition(locked, "escalate", actor=actor, today=today)
+        for order in missed:
+            order.escalated_on = today
+            order.save(update_fields=["escalated_on"])
+        recipients = _enforcers(locked)
+        subject = f"{locked.number}: order deadline missed, case escalated"
+        body = (
+            f"Enforcement case {locked.number} ({locked.property_address}, "
+            f"{locked.violator_name}) was escalated on {today.isoformat()}: "
+            + "; ".join(
+                f"the order of {o.issued_on.isoformat()} was due {o.deadline}" for o in missed
+            )
+            + f". Next steps: town abatement, penalties or court ({step.citation_for(locked.article)})."
+        )
+        if recipients:
+            transaction.on_commit(
+                lambda: send_mail(
+                    subject, body, settings.DEFAULT_FROM_EMAIL, recipients, fail_silently=True
+                )
+            )
+    case.refresh_from_db()
+    return True
+
+
+def escalate_missed_deadlines(*, today: dt.date) -> list[str]:
+    """Escalate every case, in every town, with an order deadline passed unmet (for cron)."""
+    done = []
+    candidates = (
+        EnforcementCase.objects.filter(state__in=[s.value for s in _ESCALABLE])
+        .filter(orders__complied_on=None, orders__escalated_on=None, orders__deadline__lt=today)
+        .distinct()
+        .order_by("pk")
+    )
+    for case in candidates:
+        if case_escalate(case, actor=None, today=today):
+            done.append(case.number)
+    return done

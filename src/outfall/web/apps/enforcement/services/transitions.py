@@ -1,0 +1,55 @@
+"""Move an enforcement case through its lifecycle: lock, ask the guard, change, audit."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.db import transaction
+from django.utils import timezone
+
+from outfall.compliance.lifecycle import enforcement as lifecycle
+from outfall.web.apps.audit.services import audit_record
+from outfall.web.apps.enforcement.facts import enforcement_facts
+from outfall.web.apps.enforcement.models import EnforcementCase
+
+
+def case_transition(
+    case: EnforcementCase,
+    name: str,
+    *,
+    actor,
+    today: dt.date | None = None,
+    summary: str | None = None,
+    extra: dict | None = None,
+    pending: dict | None = None,
+) -> lifecycle.Transition:
+    """Take step `name` or raise TransitionNotAllowed with every reason.
+
+    Runs inside the caller's transaction when there is one, so a service that records data and
+    then moves the state leaves nothing behind when the law refuses the step. The row is locked
+    for update so two people cannot both take a step only one may take.
+    """
+    today = today or timezone.localdate()
+    with transaction.atomic():
+        locked = EnforcementCase.objects.select_for_update().select_related("town").get(pk=case.pk)
+        facts = enforcement_facts(locked, today=today, **(pending or {}))
+        step = lifecycle.attempt(name, locked.state, facts)
+        before = locked.state
+        locked.state = step.target.value
+        fields = ["state"]
+        if step.target is lifecycle.EnforcementState.CLOSED:
+            locked.closed_on = today
+            fields.append("closed_on")
+        locked.save(update_fields=fields)
+        audit_record(
+            actor=actor,
+            town=locked.town,
+            action=f"enforcement.{name}",
+            section=step.citation_for(locked.article),
+            summary=summary or step.label,
+            obj=locked,
+            changes={"state": [before, locked.state], **(extra or {})},
+        )
+    case.state = locked.state
+    case.closed_on = locked.closed_on
+    return step

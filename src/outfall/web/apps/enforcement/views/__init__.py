@@ -1,0 +1,1 @@
+"""Enforcement pages, one module per concern; each exports its `urlpatterns`."""
