@@ -8,10 +8,16 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from outfall.web.apps.core.models import Town
+from outfall.web.apps.core.selectors import home_summary
 
 
 def home(request):
-    return render(request, "core/home.html", {})
+    """Each person's starting page: their work or their applications, and the public record."""
+    return render(
+        request,
+        "core/home.html",
+        {"home": home_summary(request.user, getattr(request, "town", None))},
+    )
 
 
 @require_POST

@@ -1,0 +1,1255 @@
+"""The demo: two towns, a person in every role and fictional Norfolk cases in every state.
+
+Norfolk is the real town (its name, Town Hall and Registry of Deeds); every case, street,
+parcel, person and company is fictional and says so. Exampleton is a fictional town with its
+own parameter set. Each case is walked through the same services the pages call, so it carries
+a real audit timeline, real PDFs and real site-review snapshots (examples/sites/*.yaml).
+
+Dates are counted back from today so the clocks are live. The hearing, decision and completion
+dates are picked so that every guard holds: a hearing opens within the § 267-18E time and after
+notice given at least the required days before it, a decision comes within the time for final
+action (or the time is extended by agreement), inspections follow the order of § 267-22, and
+nothing is recorded after today.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import io
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+
+from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import timezone
+
+from outfall.compliance.lifecycle import PermitState
+from outfall.kernel.calendar import is_business_day, previous_business_day
+from outfall.law.s267_19_plan_contents import plan_items
+from outfall.web.apps.core.models import Membership, Town
+from outfall.web.apps.core.roles import Role
+from outfall.web.apps.permits.documents import render_pdf
+from outfall.web.apps.permits.models import Application, Upload
+from outfall.web.apps.permits.selectors.intake import referral_boards_for, town_clerk_items_for
+from outfall.web.apps.permits.selectors.om import parties_by_law_role
+from outfall.web.apps.permits.services import construction, hearing, intake, om
+
+S = PermitState
+EXAMPLES = Path(__file__).resolve().parents[5] / "examples" / "sites"
+DEFAULT_PASSWORD = "outfall-demo"
+"""Fixed password of the demo logins unless OUTFALL_DEMO_PASSWORD is set (local demo only)."""
+HEARING_HOUR = dt.time(19, 0)
+CONTINUED_HOUR = dt.time(19, 30)
+
+
+# ---------------------------------------------------------------- towns and people
+
+
+@dataclass(frozen=True)
+class DemoTown:
+    slug: str
+    name: str
+    registry_of_deeds: str
+    newspaper: str
+    planning_board_address: str
+    hearing_location: str
+
+
+TOWNS = (
+    DemoTown(
+        "norfolk",
+        "Town of Norfolk",
+        "Norfolk County Registry of Deeds",
+        "The Example Ledger (fictional newspaper)",
+        "Planning Board, Norfolk Town Hall, One Liberty Lane, Norfolk, MA 02056",
+        "Norfolk Town Hall, One Liberty Lane",
+    ),
+    DemoTown(
+        "exampleton",
+        "Town of Exampleton (fictional example)",
+        "Example County Registry of Deeds (fictional)",
+        "The Exampleton Courier (fictional newspaper)",
+        "Planning Board, Exampleton Town Hall (fictional)",
+        "Exampleton Town Hall (fictional)",
+    ),
+)
+DEMO_TOWN = "norfolk"
+
+
+@dataclass(frozen=True)
+class DemoUser:
+    username: str
+    first_name: str
+    last_name: str
+    what: str
+    roles: tuple[tuple[str, Role], ...] = ()
+
+
+USERS = (
+    DemoUser(
+        "clerk",
+        "Casey",
+        "Example",
+        "Planning Board clerk (Norfolk and Exampleton)",
+        (("norfolk", Role.CLERK), ("exampleton", Role.CLERK)),
+    ),
+    DemoUser(
+        "reviewer", "Riley", "Example", "DPW technical reviewer", (("norfolk", Role.REVIEWER),)
+    ),
+    DemoUser("board1", "Morgan", "Example", "Planning Board chair", (("norfolk", Role.BOARD),)),
+    DemoUser("board2", "Taylor", "Example", "Planning Board member", (("norfolk", Role.BOARD),)),
+    DemoUser("townclerk", "Jamie", "Example", "Town Clerk", (("norfolk", Role.TOWN_CLERK),)),
+    DemoUser("dpw", "Drew", "Example", "DPW stormwater staff", (("norfolk", Role.DPW_STAFF),)),
+    DemoUser("dpwdirector", "Avery", "Example", "DPW Director", (("norfolk", Role.DPW_DIRECTOR),)),
+    DemoUser(
+        "admin",
+        "Sam",
+        "Example",
+        "Town administrator (Norfolk and Exampleton)",
+        (("norfolk", Role.ADMIN), ("exampleton", Role.ADMIN)),
+    ),
+    DemoUser("applicant", "Alex", "Sample", "Applicant, owner of the site"),
+    DemoUser("engineer", "Jordan", "Sample", "Consulting engineer, files as the owners' agent"),
+)
+USERNAMES = tuple(u.username for u in USERS)
+ENGINEER = "Jordan Sample, PE (fictional)"
+
+
+# ---------------------------------------------------------------- the cases
+
+
+@dataclass(frozen=True)
+class CaseSpec:
+    """One fictional case and the state it is walked to."""
+
+    target: PermitState
+    title: str
+    street: str
+    parcel: str
+    lat: float | None
+    lon: float | None
+    acres: str
+    applicant: str
+    owners: tuple[str, ...]
+    description: str
+    town: str = DEMO_TOWN
+    site_file: str = "maple-street-subdivision.yaml"
+    decision: str = "approve_with_conditions"
+    warning: bool = False
+    waiver: bool = False
+    continued: bool = False
+    extension: bool = False
+
+
+LLC = "Sample Brook Homes LLC (fictional)"
+TRUST = "Example Farm Realty Trust (fictional)"
+
+CASES = (
+    CaseSpec(
+        target=S.DRAFT,
+        title="Sample Pond Lane house lot (example)",
+        street="7 Sample Pond Lane (fictional)",
+        parcel="EX-03-017",
+        lat=42.1302,
+        lon=-71.3411,
+        acres="1.200",
+        applicant="applicant",
+        owners=("Alex Sample (fictional)",),
+        description=(
+            "One new house with a driveway and a rain garden; the package is still being prepared."
+        ),
+    ),
+    CaseSpec(
+        target=S.SUBMITTED,
+        title="Example Farm Road subdivision (example)",
+        street="40 Example Farm Road (fictional)",
+        parcel="EX-11-004",
+        lat=42.1105,
+        lon=-71.312,
+        acres="5.400",
+        applicant="engineer",
+        owners=(TRUST,),
+        description="Six house lots on a new cul-de-sac with an infiltration basin.",
+    ),
+    CaseSpec(
+        target=S.INCOMPLETE,
+        title="Specimen Hill Road barn and riding ring (example)",
+        street="12 Specimen Hill Road (fictional)",
+        parcel="EX-21-009",
+        lat=42.1251,
+        lon=-71.3035,
+        acres="2.300",
+        applicant="applicant",
+        owners=("Alex Sample (fictional)", "Robin Sample (fictional)"),
+        description="A barn, a riding ring and a gravel parking area.",
+    ),
+    CaseSpec(
+        target=S.COMPLETE,
+        title="Demo Meadow Drive cluster housing (example)",
+        street="5 Demo Meadow Drive (fictional)",
+        parcel="EX-07-031",
+        lat=42.1048,
+        lon=-71.3389,
+        acres="3.800",
+        applicant="engineer",
+        owners=(TRUST,),
+        description="Twelve cluster homes around a shared green, with bioretention cells.",
+    ),
+    CaseSpec(
+        target=S.COMPLETE,
+        title="Illustration Way commercial building (example)",
+        street="88 Illustration Way (fictional)",
+        parcel="EX-15-002",
+        lat=42.1187,
+        lon=-71.3502,
+        acres="2.100",
+        applicant="applicant",
+        owners=(LLC,),
+        description="A two-story office and warehouse with 90 parking spaces.",
+        warning=True,
+    ),
+    CaseSpec(
+        target=S.HEARING_SCHEDULED,
+        title="Placeholder Street self-storage (example)",
+        street="300 Placeholder Street (fictional)",
+        parcel="EX-19-044",
+        lat=42.1356,
+        lon=-71.3197,
+        acres="2.700",
+        applicant="engineer",
+        owners=(TRUST,),
+        description="Four self-storage buildings with a paved yard and a detention basin.",
+        waiver=True,
+    ),
+    CaseSpec(
+        target=S.HEARING_OPEN,
+        title="Orchard Hill Village (example)",
+        street="100 Example Orchard Road (fictional)",
+        parcel="EX-02-001",
+        lat=42.0999,
+        lon=-71.3221,
+        acres="31.500",
+        applicant="engineer",
+        owners=(TRUST, "Orchard Example Partners (fictional)"),
+        description=(
+            "Mixed residential and commercial village on former farmland; the design does not yet "
+            "meet the peak-rate standard, so the hearing was continued."
+        ),
+        site_file="large-site-20-subcatchments.yaml",
+        waiver=True,
+        continued=True,
+    ),
+    CaseSpec(
+        target=S.HEARING_CLOSED,
+        title="Mockingbird Example Court four-lot subdivision (example)",
+        street="2 Mockingbird Example Court (fictional)",
+        parcel="EX-08-012",
+        lat=42.1279,
+        lon=-71.3318,
+        acres="2.900",
+        applicant="applicant",
+        owners=(LLC,),
+        description="Four house lots on a short private way with a grass swale and a small basin.",
+        waiver=True,
+        continued=True,
+    ),
+    CaseSpec(
+        target=S.APPROVED,
+        title="Sample Brook Lane duplexes (example)",
+        street="19 Sample Brook Lane (fictional)",
+        parcel="EX-13-027",
+        lat=42.114,
+        lon=-71.299,
+        acres="1.800",
+        applicant="applicant",
+        owners=(LLC,),
+        description="Three duplexes with porous pavement drives.",
+        decision="approve",
+    ),
+    CaseSpec(
+        target=S.APPROVED_WITH_CONDITIONS,
+        title="Example Maple Lane subdivision (example)",
+        street="1 Example Maple Lane (fictional)",
+        parcel="EX-05-040",
+        lat=42.1065,
+        lon=-71.356,
+        acres="6.200",
+        applicant="engineer",
+        owners=(TRUST,),
+        description=(
+            "Eight lots; deep-sump catch basins, a grass channel and an infiltration basin."
+        ),
+        continued=True,
+        extension=True,
+    ),
+    CaseSpec(
+        target=S.DISAPPROVED,
+        title="Sample Quarry Road gravel yard expansion (example)",
+        street="250 Sample Quarry Road (fictional)",
+        parcel="EX-23-003",
+        lat=42.1325,
+        lon=-71.356,
+        acres="4.600",
+        applicant="applicant",
+        owners=(LLC,),
+        description="Expansion of a gravel storage yard next to a wetland.",
+        decision="disapprove",
+    ),
+    CaseSpec(
+        target=S.CONSTRUCTIVELY_APPROVED,
+        title="Example Mill Street office park (example)",
+        street="60 Example Mill Street (fictional)",
+        parcel="EX-16-018",
+        lat=42.121,
+        lon=-71.314,
+        acres="3.300",
+        applicant="engineer",
+        owners=(TRUST,),
+        description=(
+            "Two office buildings; the Board did not act within the time after the hearing closed."
+        ),
+    ),
+    CaseSpec(
+        target=S.ISSUED,
+        title="Demo Heights Road parking lot (example)",
+        street="9 Demo Heights Road (fictional)",
+        parcel="EX-09-006",
+        lat=42.0999,
+        lon=-71.335,
+        acres="1.500",
+        applicant="applicant",
+        owners=(LLC,),
+        description=(
+            "A 120-space parking lot with a sand filter; waiting for the surety's approval."
+        ),
+    ),
+    CaseSpec(
+        target=S.UNDER_CONSTRUCTION,
+        title="Example Ridge Estates (example)",
+        street="1 Example Ridge Road (fictional)",
+        parcel="EX-01-022",
+        lat=42.14,
+        lon=-71.342,
+        acres="7.800",
+        applicant="engineer",
+        owners=(TRUST,),
+        description="Ten house lots with two infiltration basins, built in two phases.",
+    ),
+    CaseSpec(
+        target=S.CONSTRUCTION_COMPLETE,
+        title="Sample Green Circle cluster (example)",
+        street="3 Sample Green Circle (fictional)",
+        parcel="EX-12-015",
+        lat=42.116,
+        lon=-71.327,
+        acres="3.100",
+        applicant="applicant",
+        owners=(LLC,),
+        description="Built out; the as-built drawings are awaited.",
+        decision="approve",
+    ),
+    CaseSpec(
+        target=S.CERTIFIED,
+        title="Example Commons retail (example)",
+        street="500 Example Commons Way (fictional)",
+        parcel="EX-20-001",
+        lat=42.103,
+        lon=-71.301,
+        acres="4.400",
+        applicant="engineer",
+        owners=(TRUST,),
+        description="A small retail center; certified complete, its O&M plan now runs.",
+    ),
+    CaseSpec(
+        target=S.CLOSED,
+        title="Sample Brook Homes (example)",
+        street="1 Sample Brook Way (fictional)",
+        parcel="EX-14-010",
+        lat=42.1235,
+        lon=-71.345,
+        acres="5.900",
+        applicant="applicant",
+        owners=(LLC,),
+        description=(
+            "A finished subdivision now owned by its homeowners' association; the basin and catch "
+            "basins keep their O&M schedule after the permit file closed."
+        ),
+        decision="approve",
+    ),
+    CaseSpec(
+        target=S.WITHDRAWN,
+        title="Test Pit Lane solar field (example)",
+        street="77 Test Pit Lane (fictional)",
+        parcel="EX-24-005",
+        lat=42.11,
+        lon=-71.33,
+        acres="9.000",
+        applicant="engineer",
+        owners=(TRUST,),
+        description="A ground-mounted solar array; withdrawn by the applicant.",
+    ),
+    CaseSpec(
+        target=S.SUBMITTED,
+        title="Exampleton Common library addition (example)",
+        street="1 Common Example Street, Exampleton (fictional)",
+        parcel="XT-01-001",
+        lat=None,
+        lon=None,
+        acres="0.600",
+        applicant="engineer",
+        owners=("Exampleton Library Trustees (fictional)",),
+        description=(
+            "An addition to a library in the fictional town of Exampleton, whose own bylaw asks for"
+            " a permit from 20,000 square feet of disturbance."
+        ),
+        town="exampleton",
+    ),
+    CaseSpec(
+        target=S.COMPLETE,
+        title="Exampleton Brook Road warehouse (example)",
+        street="80 Brook Example Road, Exampleton (fictional)",
+        parcel="XT-04-019",
+        lat=None,
+        lon=None,
+        acres="3.600",
+        applicant="applicant",
+        owners=(LLC,),
+        description="A warehouse in the fictional town of Exampleton.",
+        town="exampleton",
+    ),
+)
+
+ORDER = (
+    S.DRAFT,
+    S.SUBMITTED,
+    S.COMPLETE,
+    S.HEARING_SCHEDULED,
+    S.HEARING_OPEN,
+    S.HEARING_CLOSED,
+    S.APPROVED,
+    S.ISSUED,
+    S.UNDER_CONSTRUCTION,
+    S.CONSTRUCTION_COMPLETE,
+    S.CERTIFIED,
+    S.CLOSED,
+)
+RANK = {state: n for n, state in enumerate(ORDER)}
+RANK.update(
+    {
+        S.INCOMPLETE: RANK[S.SUBMITTED],
+        S.WITHDRAWN: RANK[S.SUBMITTED],
+        S.APPROVED_WITH_CONDITIONS: RANK[S.APPROVED],
+        S.DISAPPROVED: RANK[S.APPROVED],
+        S.CONSTRUCTIVELY_APPROVED: RANK[S.HEARING_CLOSED],
+    }
+)
+
+
+def reaches(spec: CaseSpec, stage: PermitState) -> bool:
+    """Whether the case's walk passes through `stage` on the main path."""
+    return RANK[spec.target] >= RANK[stage]
+
+
+# ---------------------------------------------------------------- dates
+
+
+def office_day(day: dt.date) -> dt.date:
+    """The last business day on or before `day` (Town Hall is open)."""
+    return previous_business_day(day)
+
+
+def meeting_day(day: dt.date) -> dt.date:
+    """The last Board meeting night (Monday to Thursday, a business day) on or before `day`."""
+    while day.weekday() > 3 or not is_business_day(day):
+        day -= dt.timedelta(days=1)
+    return day
+
+
+def local_at(day: dt.date, at: dt.time) -> dt.datetime:
+    return timezone.make_aware(dt.datetime.combine(day, at))
+
+
+@dataclass
+class Dates:
+    """Every date a case's walk records, counted back from today."""
+
+    started: dt.date
+    submitted: dt.date | None = None
+    complete: dt.date | None = None
+    incomplete_found: dt.date | None = None
+    hearing: dt.date | None = None
+    continued_to: dt.date | None = None
+    closed: dt.date | None = None
+    voted: dt.date | None = None
+    certified_inaction: dt.date | None = None
+    bury: dt.date | None = None
+    completed: dt.date | None = None
+    partial_release: dt.date | None = None
+
+    def after(self, day: dt.date, days: int) -> dt.date:
+        return office_day(day + dt.timedelta(days=days))
+
+    @property
+    def paid(self) -> dt.date:
+        return self.after(self.submitted, 2)
+
+    @property
+    def abutters_certified(self) -> dt.date:
+        return office_day(self.submitted - dt.timedelta(days=10))
+
+    @property
+    def signed(self) -> dt.date:
+        return office_day(self.submitted - dt.timedelta(days=5))
+
+    @property
+    def notices(self) -> dt.date:
+        return office_day(self.hearing - dt.timedelta(days=14))
+
+    @property
+    def issued(self) -> dt.date:
+        return self.after(self.voted, 10)
+
+    @property
+    def construction_started(self) -> dt.date:
+        return self.after(self.issued, 20)
+
+
+def dates_for(spec: CaseSpec, today: dt.date) -> Dates:
+    """Pick dates that satisfy every guard for the walk to `spec.target`, ending by today."""
+
+    def back(days: int) -> dt.date:
+        return today - dt.timedelta(days=days)
+
+    def from_complete(complete: dt.date) -> Dates:
+        submitted = office_day(complete - dt.timedelta(days=21))
+        return Dates(
+            started=submitted - dt.timedelta(days=14), submitted=submitted, complete=complete
+        )
+
+    def from_hearing(opened: dt.date, closed: dt.date | None = None) -> Dates:
+        d = from_complete(office_day(opened - dt.timedelta(days=28)))
+        d.hearing, d.closed = opened, closed
+        return d
+
+    def decided(opened: dt.date, *, continued: bool) -> Dates:
+        closed = meeting_day(opened + dt.timedelta(days=14)) if continued else opened
+        d = from_hearing(opened, closed)
+        d.continued_to = closed if continued else None
+        d.voted = meeting_day(closed + dt.timedelta(days=30 if spec.extension else 14))
+        return d
+
+    t = spec.target
+    if t == S.DRAFT:
+        return Dates(started=back(3))
+    if t in (S.SUBMITTED, S.INCOMPLETE, S.WITHDRAWN):
+        submitted = office_day(back({S.SUBMITTED: 4, S.INCOMPLETE: 18, S.WITHDRAWN: 40}[t]))
+        d = Dates(started=submitted - dt.timedelta(days=14), submitted=submitted)
+        d.incomplete_found = office_day(back(10)) if t == S.INCOMPLETE else None
+        return d
+    if t == S.COMPLETE:
+        # Complete 38 days ago: the hearing must open, and approval by inaction comes, within
+        # the dashboard's warning window.
+        return from_complete(office_day(back(38 if spec.warning else 10)))
+    if t == S.HEARING_SCHEDULED:
+        d = from_complete(office_day(back(20)))
+        # 6 to 12 days ahead: notice (14 days before) is already given, the hearing is not yet.
+        d.hearing = meeting_day(today + dt.timedelta(days=12))
+        return d
+    if t == S.HEARING_OPEN:
+        d = from_hearing(meeting_day(back(20)))
+        d.continued_to = meeting_day(today + dt.timedelta(days=14))
+        return d
+    if t == S.HEARING_CLOSED:
+        # Closed 13+ days ago: final action falls due within the warning window.
+        closed = meeting_day(back(13))
+        d = from_hearing(meeting_day(closed - dt.timedelta(days=8)), closed)
+        d.continued_to = closed
+        return d
+    if t == S.CONSTRUCTIVELY_APPROVED:
+        d = from_hearing(meeting_day(back(80)), None)
+        d.closed = d.hearing
+        d.certified_inaction = office_day(back(45))
+        return d
+    ago = {
+        S.APPROVED: 70,
+        S.APPROVED_WITH_CONDITIONS: 80,
+        S.DISAPPROVED: 95,
+        S.ISSUED: 120,
+        S.UNDER_CONSTRUCTION: 220,
+        S.CONSTRUCTION_COMPLETE: 430,
+        S.CERTIFIED: 620,
+        S.CLOSED: 1050,
+    }[t]
+    d = decided(meeting_day(back(ago)), continued=spec.continued)
+    if reaches(spec, S.UNDER_CONSTRUCTION):
+        start = d.construction_started
+        d.bury = office_day(back(6)) if t == S.UNDER_CONSTRUCTION else d.after(start, 100)
+        d.partial_release = office_day(back(30)) if t == S.UNDER_CONSTRUCTION else None
+    if t == S.CONSTRUCTION_COMPLETE:
+        d.completed = office_day(back(45))
+    elif reaches(spec, S.CERTIFIED):
+        d.completed = d.after(d.construction_started, 210)
+    return d
+
+
+# ---------------------------------------------------------------- files
+
+
+@functools.cache
+def _pdf(title: str) -> bytes:
+    """One small placeholder PDF per kind of filing (rendered once, shared by every case)."""
+    return render_pdf(
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>Example</title>"
+        f"</head><body><h1>{title} (example)</h1><p><strong>EXAMPLE DOCUMENT for the outfall "
+        "demo: a fictional project, not a real filing.</strong></p></body></html>"
+    )
+
+
+def pdf_file(name: str, title: str) -> SimpleUploadedFile:
+    return SimpleUploadedFile(name, _pdf(title), content_type="application/pdf")
+
+
+def photo_file(name: str, colour: tuple[int, int, int]) -> SimpleUploadedFile:
+    from PIL import Image, ImageDraw
+
+    image = Image.new("RGB", (160, 120), colour)
+    ImageDraw.Draw(image).text((8, 52), "EXAMPLE PHOTO", fill=(255, 255, 255))
+    buf = io.BytesIO()
+    image.save(buf, format="PNG")
+    return SimpleUploadedFile(name, buf.getvalue(), content_type="image/png")
+
+
+def site_file(name: str) -> SimpleUploadedFile:
+    return SimpleUploadedFile(name, (EXAMPLES / name).read_bytes(), content_type="text/yaml")
+
+
+def abutters_file(spec: CaseSpec) -> SimpleUploadedFile:
+    """A certified abutters list of four fictional neighbours on the same fictional street."""
+    street = spec.street.split(" ", 1)[1].split(",")[0].replace(" (fictional)", "")
+    place = "Norfolk, MA 02056" if spec.town == DEMO_TOWN else "Exampleton"
+    rows = ["parcel,name,mailing_address"]
+    for n, name in enumerate(
+        ("Robin Example", "Lee Example", "Pat Sample", "Chris Placeholder"), start=1
+    ):
+        rows.append(
+            f'{spec.parcel[:-3]}{100 + n:03d},{name} (fictional),"{10 * n} {street}, '
+            f'{place} (fictional)"'
+        )
+    return SimpleUploadedFile("abutters.csv", "\n".join(rows).encode(), content_type="text/csv")
+
+
+# ---------------------------------------------------------------- the walk
+
+
+class DemoBuilder:
+    """Creates the towns and people, then walks each case through the services."""
+
+    def __init__(self, *, password: str, today: dt.date | None = None):
+        self.password = password
+        self.today = today or timezone.localdate()
+        self.towns: dict[str, Town] = {}
+        self.users: dict[str, object] = {}
+        self.built: list[Application] = []
+
+    # -- towns and people
+
+    def create_towns_and_people(self) -> None:
+        for t in TOWNS:
+            self.towns[t.slug] = Town.objects.create(
+                slug=t.slug,
+                name=t.name,
+                registry_of_deeds=t.registry_of_deeds,
+                newspaper=t.newspaper,
+                planning_board_address=t.planning_board_address,
+                hearing_location=t.hearing_location,
+            )
+        User = get_user_model()
+        for u in USERS:
+            user = User.objects.create_user(
+                username=u.username,
+                password=self.password,
+                email=f"{u.username}@example.org",
+                first_name=u.first_name,
+                last_name=u.last_name,
+            )
+            for slug, role in u.roles:
+                Membership.objects.create(
+                    user=user, town=self.towns[slug], role=role.value, title=u.what
+                )
+            self.users[u.username] = user
+
+    def user(self, name: str):
+        return self.users[name]
+
+    def staff(self, a: Application, name: str):
+        """The demo person `name` when they hold a role in the case's town, else its clerk."""
+        user = self.users[name]
+        if user.memberships.filter(town=a.town).exists():
+            return user
+        return self.users["clerk"]
+
+    # -- cases
+
+    def build_cases(self) -> list[Application]:
+        plans = [(spec, dates_for(spec, self.today)) for spec in CASES]
+        plans.sort(key=lambda p: p[1].started)
+        for spec, dates in plans:
+            self.built.append(self.walk(spec, dates))
+        return self.built
+
+    def walk(self, spec: CaseSpec, d: Dates) -> Application:
+        a = self.start(spec, d)
+        if spec.target == S.DRAFT:
+            return self.draft_package(a, spec)
+        self.package(a, spec, d)
+        a = intake.application_submit(a, actor=a.applicant, today=d.submitted)
+        self.fees_and_filings(a, spec, d)
+        if spec.target == S.INCOMPLETE:
+            self.technical_review(a, spec, resolved=False)
+            return self.find_incomplete(a, d)
+        if spec.target == S.WITHDRAWN:
+            return intake.application_withdraw(
+                a, actor=a.applicant, reason="the owners chose another site (example)"
+            )
+        self.technical_review(a, spec, resolved=reaches(spec, S.COMPLETE))
+        if not reaches(spec, S.COMPLETE):
+            return a
+        intake.completeness_find_complete(
+            a,
+            actor=self.user("clerk"),
+            received_complete_on=d.complete,
+            notes="Every item of § 267-18A received.",
+            today=d.complete,
+        )
+        if reaches(spec, S.ISSUED):
+            self.initial_site_inspection(a, d)
+        if spec.waiver:
+            intake.waiver_request_submit(
+                a,
+                actor=a.applicant,
+                requirement="§ 267-19A(6): two-foot contours on the whole parcel",
+                reasons="The undisturbed back land is wooded wetland buffer; one-foot contours "
+                "cover every area that drains to the works (example).",
+                today=d.after(d.complete, 3),
+            )
+        if not reaches(spec, S.HEARING_SCHEDULED):
+            return self.refreshed(a)
+        self.hearing_with_notice(a, d)
+        if not reaches(spec, S.HEARING_OPEN):
+            return self.refreshed(a)
+        clerk = self.user("clerk")
+        hearing.hearing_open(a, opened_on=d.hearing, actor=clerk)
+        if d.continued_to:
+            hearing.hearing_continue(
+                a,
+                held_on=d.hearing,
+                continued_to=local_at(d.continued_to, CONTINUED_HOUR),
+                minutes="Testimony heard; the applicant asked for time to revise the design.",
+                actor=clerk,
+            )
+        if not reaches(spec, S.HEARING_CLOSED):
+            return self.refreshed(a)
+        hearing.hearing_close(
+            a,
+            closed_on=d.closed,
+            waiver_votes={w.pk: True for w in a.waivers.filter(granted__isnull=True)},
+            minutes="No further testimony; the hearing closed.",
+            actor=clerk,
+        )
+        if spec.target == S.CONSTRUCTIVELY_APPROVED:
+            hearing.constructive_approval_certify(
+                a, certified_on=d.certified_inaction, actor=self.user("townclerk")
+            )
+            return self.refreshed(a)
+        if not reaches(spec, S.APPROVED):
+            return self.refreshed(a)
+        self.decide(a, spec, d)
+        if not reaches(spec, S.ISSUED):
+            return self.refreshed(a)
+        return self.build_out(a, spec, d)
+
+    def refreshed(self, a: Application) -> Application:
+        a.refresh_from_db()
+        return a
+
+    def start(self, spec: CaseSpec, d: Dates) -> Application:
+        applicant = self.user(spec.applicant)
+        owner = spec.applicant == "applicant"
+        return intake.application_start(
+            town=self.towns[spec.town],
+            actor=applicant,
+            today=d.started,
+            data={
+                "title": spec.title,
+                "site_address": spec.street,
+                "parcel_id": spec.parcel,
+                "description": spec.description + " Fictional example case.",
+                "latitude": spec.lat,
+                "longitude": spec.lon,
+                "applicant_is_owner": owner,
+                "agent_name": "" if owner else ENGINEER,
+                "owners": list(spec.owners),
+                "owner_address": "PO Box 100, Norfolk, MA 02056 (fictional)",
+                "engineer_name": ENGINEER,
+                "disturbance_acres": Decimal(spec.acres),
+                "common_plan_acres": None,
+                "previously_developed": False,
+                "roadway_maintenance_only": False,
+                "widening_lanes": Decimal(0),
+                "critical_area": False,
+                "luhppl": False,
+                "discharges_to_wetlands": True,
+            },
+        )
+
+    def draft_package(self, a: Application, spec: CaseSpec) -> Application:
+        """A package half done: some plan items answered and a site file reviewed."""
+        wanted = plan_items(as_of=a.law_date, town=a.town.slug).outcome[:8]
+        intake.plan_checklist_record(
+            a,
+            actor=a.applicant,
+            items={item: {"provided": True, "explanation": ""} for item in wanted},
+        )
+        intake.upload_add(
+            a, actor=a.applicant, kind=Upload.Kind.SITE_FILE, file=site_file(spec.site_file)
+        )
+        return self.refreshed(a)
+
+    def package(self, a: Application, spec: CaseSpec, d: Dates) -> None:
+        """The § 267-18A package: plan checklist, O&M plan, signatures, abutters, files."""
+        applicant = a.applicant
+        items = {
+            item: {"provided": True, "explanation": ""}
+            for item in plan_items(as_of=a.law_date, town=a.town.slug).outcome
+        }
+        items["floodplain"] = {
+            "provided": False,
+            "explanation": "No mapped flood zone on the site (example).",
+        }
+        intake.plan_checklist_record(a, actor=applicant, items=items)
+        owners = list(spec.owners)
+        address = "PO Box 100, Norfolk, MA 02056 (fictional)"
+        intake.om_plan_record(
+            a,
+            actor=applicant,
+            plan={
+                "owners": owners,
+                "operation_responsible": [{"name": owners[0], "address": address}],
+                "financing_responsible": [{"name": owners[0], "address": address}],
+                "maintenance_schedule": "Catch basins cleaned each spring and fall; basin "
+                "inspected twice a year and after a 2-inch storm; swales mowed (example).",
+                "easements": [
+                    {
+                        "purpose": "access to and maintenance of the infiltration basin",
+                        "location": "20-foot strip behind the basin (example)",
+                    }
+                ],
+                "owner_signatures": owners,
+                "offsite_control": False,
+            },
+        )
+        for owner in owners:
+            intake.owner_signature_record(
+                a, actor=applicant, owner_name=owner, signed_on=d.signed, today=d.signed
+            )
+        intake.abutters_import(
+            a,
+            actor=applicant,
+            certified_on=d.abutters_certified,
+            file=abutters_file(spec),
+            today=d.signed,
+        )
+        intake.upload_add(
+            a,
+            actor=applicant,
+            kind=Upload.Kind.PLAN,
+            file=pdf_file("stormwater-plan.pdf", "Stormwater management plan"),
+        )
+        if spec.target != S.INCOMPLETE:
+            intake.upload_add(
+                a,
+                actor=applicant,
+                kind=Upload.Kind.OM_PLAN,
+                file=pdf_file("om-plan.pdf", "Operation and maintenance plan"),
+            )
+        intake.upload_add(
+            a, actor=applicant, kind=Upload.Kind.SITE_FILE, file=site_file(spec.site_file)
+        )
+
+    def fees_and_filings(self, a: Application, spec: CaseSpec, d: Dates) -> None:
+        clerk = self.user("clerk")
+        intake.fee_record(
+            a,
+            actor=clerk,
+            kind="application",
+            amount=Decimal("500.00"),
+            paid_on=d.paid,
+            receipt_number=f"EX-R{a.pk:04d}-1",
+            today=d.paid,
+        )
+        intake.fee_record(
+            a,
+            actor=clerk,
+            kind="technical_review",
+            amount=Decimal("2500.00"),
+            paid_on=None if spec.target == S.INCOMPLETE else d.paid,
+            receipt_number="" if spec.target == S.INCOMPLETE else f"EX-R{a.pk:04d}-2",
+            today=d.paid,
+        )
+        for n, what in enumerate(i["summary"] for i in town_clerk_items_for(a)):
+            intake.town_clerk_filing_record(
+                a,
+                actor=self.staff(a, "townclerk"),
+                what=what,
+                filed_on=d.paid,
+                receipt_number=f"EX-TC-{a.pk:04d}-{n + 1}",
+                today=d.paid,
+            )
+        if spec.target in (S.INCOMPLETE, S.WITHDRAWN):
+            return
+        referrals = intake.referral_send(
+            a,
+            actor=clerk,
+            boards=referral_boards_for(a),
+            sent_on=d.paid,
+            response_due=d.paid + dt.timedelta(days=30),
+            today=d.paid,
+        )
+        answered = d.after(d.paid, 18)
+        if answered <= self.today:
+            for referral in referrals:
+                intake.referral_respond(
+                    referral,
+                    actor=clerk,
+                    responded_on=answered,
+                    response="No objection; see the board's memo (example).",
+                    today=answered,
+                )
+
+    def find_incomplete(self, a: Application, d: Dates) -> Application:
+        return self.refreshed(
+            intake.completeness_find_incomplete(
+                a,
+                actor=self.user("clerk"),
+                missing_keys=["om_document", "technical_review_fee"],
+                other_reasons=["The plan set is not stamped by a registered engineer."],
+                notes="Resubmit with the missing items; the clock has not started.",
+                today=d.incomplete_found,
+            ).application
+        )
+
+    def technical_review(self, a: Application, spec: CaseSpec, *, resolved: bool) -> None:
+        """The reviewer re-runs the site review (once the fees are paid, § 267-18D) and asks the
+        applicant a question."""
+        reviewer = self.staff(a, "reviewer")
+        if spec.target != S.INCOMPLETE:
+            intake.site_review_run(a, actor=reviewer)
+        intake.comment_add(
+            a,
+            actor=reviewer,
+            body="The recharge volume is computed for HSG B soils; the test pits show HSG C on "
+            "lots 3–5. Please confirm the soil group (example).",
+        )
+        request = intake.comment_add(
+            a,
+            actor=reviewer,
+            body="Please send the test pit logs for the infiltration basin (example).",
+            request_to_applicant=True,
+        )
+        if resolved:
+            intake.comment_reply(
+                request, actor=a.applicant, body="Test pit logs uploaded with the revised plan."
+            )
+            intake.comment_resolve(request, actor=reviewer)
+
+    def initial_site_inspection(self, a: Application, d: Dates) -> None:
+        construction.inspection_record(
+            a,
+            stage="initial_site",
+            done_on=d.after(d.complete, 5),
+            actor=self.user("reviewer"),
+            passed=True,
+            checklist=[
+                {"item": "Site matches the existing-conditions plan", "result": "pass"},
+                {"item": "Wetland flags in place", "result": "pass"},
+            ],
+            findings="Site walked with the applicant's engineer (example).",
+        )
+
+    def hearing_with_notice(self, a: Application, d: Dates) -> None:
+        clerk = self.user("clerk")
+        hearing.hearing_schedule(
+            a,
+            scheduled_for=local_at(d.hearing, HEARING_HOUR),
+            location=a.town.hearing_location,
+            actor=clerk,
+        )
+        hearing.hearing_notice_generate(a, actor=clerk)
+        hearing.abutter_letters_generate(a, actor=clerk)
+        hearing.hearing_notice_record(
+            a,
+            newspaper=a.town.newspaper,
+            published_on=d.notices,
+            posted_on=d.notices,
+            actor=clerk,
+        )
+        hearing.hearing_mailing_record(a, mailed_on=d.notices, actor=clerk)
+
+    def decide(self, a: Application, spec: CaseSpec, d: Dates) -> None:
+        clerk = self.user("clerk")
+        if spec.extension:
+            hearing.extension_record(
+                a,
+                agreed_on=d.after(d.closed, 3),
+                extended_to=d.closed + dt.timedelta(days=35),
+                actor=clerk,
+            )
+        kind = spec.decision
+        hearing.decision_record(
+            a,
+            kind=kind,
+            voted_on=d.voted,
+            votes_for=4 if kind != "disapprove" else 1,
+            votes_against=0 if kind != "disapprove" else 4,
+            findings="The plan meets the standards of § 267-19B (example)."
+            if kind != "disapprove"
+            else "The plan does not show how the yard's runoff is treated before it reaches "
+            "the wetland (example).",
+            conditions="1. Pre-construction meeting with the DPW.\n2. Basin built and "
+            "stabilised before any house is occupied (example)."
+            if kind == "approve_with_conditions"
+            else "",
+            actor=clerk,
+        )
+        for member in ("board1", "board2"):
+            hearing.board_vote_record(
+                a, vote="no" if kind == "disapprove" else "yes", actor=self.user(member)
+            )
+        hearing.decision_file_with_town_clerk(
+            a,
+            filed_on=d.after(d.voted, 3),
+            receipt_number=f"EX-TC-{a.pk:04d}-D",
+            actor=clerk,
+        )
+
+    def build_out(self, a: Application, spec: CaseSpec, d: Dates) -> Application:
+        """From the permit to the closed file, as far as the case goes."""
+        clerk, reviewer = self.user("clerk"), self.user("reviewer")
+        condition = construction.condition_add(
+            a, text="Pre-construction meeting with the DPW and the Board's agent.", actor=clerk
+        )
+        hearing.permit_issue(
+            a, issued_on=d.issued, number=a.number.replace("SMP-", "PERMIT-"), actor=clerk
+        )
+        posted = d.after(d.issued, 5)
+        construction.surety_post(
+            a,
+            form="bond",
+            amount=Decimal("60000.00"),
+            posted_on=posted,
+            instrument_reference=f"EX-BOND-{a.pk:04d}",
+            actor=clerk,
+        )
+        if spec.target == S.ISSUED:
+            return self.refreshed(a)
+        construction.surety_counsel_approve(a, approved_on=d.after(posted, 4), actor=clerk)
+        construction.condition_mark_met(condition, met_on=d.after(d.issued, 8), actor=reviewer)
+        start = d.construction_started
+        construction.construction_start(a, started_on=start, actor=clerk)
+        erosion_day = d.after(start, 7)
+        erosion = construction.inspection_record(
+            a,
+            stage="erosion_control",
+            done_on=erosion_day,
+            actor=reviewer,
+            passed=True,
+            checklist=[
+                {"item": "Silt fence and straw wattles installed", "result": "pass"},
+                {"item": "Construction entrance stabilised", "result": "pass"},
+            ],
+            findings="Controls in place; one gap in the silt fence (example).",
+            deficiencies=[
+                ("Gap in the silt fence by the wetland flag WF-12", d.after(erosion_day, 7))
+            ],
+            photos=[photo_file("silt-fence.png", (92, 110, 60))],
+        )
+        construction.deficiency_mark_corrected(
+            erosion.deficiencies.get(), corrected_on=d.after(erosion_day, 5), actor=reviewer
+        )
+        if spec.target == S.UNDER_CONSTRUCTION:
+            submitted = d.after(start, 30)
+            notice = construction.change_notice_submit(
+                a,
+                description="Replace the grass swale on lot 4 with a 12-inch pipe (example).",
+                planned_for=submitted + dt.timedelta(days=15),
+                submitted_on=submitted,
+                actor=a.applicant,
+            )
+            construction.change_notice_decide(
+                notice, significant=False, decided_on=d.after(submitted, 3), actor=clerk
+            )
+        construction.inspection_record(
+            a,
+            stage="bury",
+            done_on=d.bury,
+            actor=reviewer,
+            passed=True,
+            checklist=[
+                {"item": "Pipe and chambers as designed", "result": "pass"},
+                {"item": "Bedding and backfill", "result": "pass"},
+            ],
+            findings="Drainage ready to backfill (example).",
+            deficiencies=[("Grate missing on catch basin CB-4", d.bury + dt.timedelta(days=10))]
+            if spec.target == S.UNDER_CONSTRUCTION
+            else [],
+            photos=[photo_file("chambers.png", (70, 70, 90))],
+        )
+        if spec.target == S.UNDER_CONSTRUCTION:
+            construction.surety_release(
+                a,
+                kind="partial",
+                released_on=d.partial_release,
+                amount=Decimal("20000.00"),
+                phase="Phase 1: roadway and basin A",
+                phase_completed_in_compliance=True,
+                actor=clerk,
+            )
+            return self.refreshed(a)
+        construction.construction_complete(a, completed_on=d.completed, actor=clerk)
+        easement = construction.easement_add(
+            a,
+            purpose="Access to and maintenance of the infiltration basin",
+            location="20-foot strip behind the basin (example)",
+            actor=clerk,
+        )
+        if spec.target == S.CONSTRUCTION_COMPLETE:
+            return self.refreshed(a)
+        return self.certify_and_after(a, spec, d, easement)
+
+    def certify_and_after(self, a, spec: CaseSpec, d: Dates, easement) -> Application:
+        clerk, reviewer = self.user("clerk"), self.user("reviewer")
+        done = d.completed
+        as_built = construction.as_built_submit(
+            a,
+            engineer_name=ENGINEER,
+            pe_license="PE-EX-0001 (example)",
+            file=pdf_file("as-built.pdf", "As-built record drawings"),
+            deviations="Basin outlet moved 3 feet east; volumes unchanged (example).",
+            received_on=d.after(done, 20),
+            actor=a.applicant,
+        )
+        construction.as_built_review(as_built, accepted=True, actor=reviewer)
+        final = d.after(done, 30)
+        construction.inspection_record(
+            a,
+            stage="final",
+            done_on=final,
+            actor=reviewer,
+            passed=True,
+            checklist=[
+                {"item": "Basin built to the as-built drawings", "result": "pass"},
+                {"item": "Site stabilised", "result": "pass"},
+            ],
+            findings="The system works as designed (example).",
+        )
+        construction.easement_record(
+            easement,
+            recorded_on=d.after(done, 33),
+            book="EX-41001",
+            page=f"{a.pk:03d}",
+            actor=clerk,
+        )
+        certificate_on = d.after(done, 40)
+        construction.certificate_issue(a, issued_on=certificate_on, actor=clerk)
+        construction.surety_release(a, kind="full", released_on=d.after(done, 45), actor=clerk)
+        self.om_schedule(a, spec, since=certificate_on)
+        if spec.target == S.CERTIFIED:
+            om.om_report_submit(
+                a.om_obligations.get(component="Infiltration basin"),
+                performed_on=office_day(self.today - dt.timedelta(days=150)),
+                findings="First inspection: vegetation established, outlet clear (example).",
+                satisfactory=True,
+                actor=reviewer,
+            )
+        if spec.target == S.CLOSED:
+            construction.file_close(a, closed_on=d.after(done, 60), actor=clerk)
+            self.om_after_close(a, since=certificate_on)
+        return self.refreshed(a)
+
+    def om_schedule(self, a: Application, spec: CaseSpec, *, since: dt.date) -> None:
+        clerk = self.user("clerk")
+        owner = spec.owners[0]
+        address = "PO Box 100, Norfolk, MA 02056 (fictional)"
+        for name, responsibility in (
+            (owner, "owner"),
+            (owner, "financial"),
+            ("Example Landscape Services (fictional)", "operational"),
+        ):
+            om.responsible_party_add(
+                a,
+                name=name,
+                address=address,
+                responsibility=responsibility,
+                since=since,
+                email="owner@example.org",
+                actor=clerk,
+            )
+        om.om_obligation_add(
+            a,
+            component="Infiltration basin",
+            task="Inspect, remove sediment and mow",
+            every_months=6,
+            next_due=since + dt.timedelta(days=182),
+            actor=clerk,
+        )
+        om.om_obligation_add(
+            a,
+            component="Deep-sump catch basins",
+            task="Clean the sumps",
+            every_months=12,
+            next_due=since + dt.timedelta(days=365),
+            actor=clerk,
+        )
+
+    def om_after_close(self, a: Application, *, since: dt.date) -> None:
+        """Years of O&M after the file closed: a sale, an amendment, reports, one task late."""
+        clerk = self.user("clerk")
+        owner = a.responsible_parties.get(responsibility="owner")
+        sold = office_day(self.today - dt.timedelta(days=250))
+        om.ownership_change_record(
+            owner,
+            new_name="Sample Brook Homeowners Association (fictional)",
+            new_address="1 Sample Brook Way, Norfolk, MA 02056 (fictional)",
+            transferred_on=sold,
+            notified_on=office_day(sold - dt.timedelta(days=10)),
+            actor=clerk,
+        )
+        agreed = office_day(self.today - dt.timedelta(days=240))
+        signers = sorted({n for names in parties_by_law_role(a, agreed).values() for n in names})
+        om.om_amendment_record(
+            a,
+            description="Basin inspections move from April/October to May/November (example).",
+            agreed_on=agreed,
+            signers=signers,
+            actor=clerk,
+        )
+        basin = a.om_obligations.get(component="Infiltration basin")
+        for days in (560, 380, 200, 20):
+            om.om_report_submit(
+                basin,
+                performed_on=office_day(self.today - dt.timedelta(days=days)),
+                findings="Sediment below the marker; outlet clear (example).",
+                satisfactory=True,
+                actor=self.user("reviewer"),
+            )
+        # The catch basins were last cleaned over a year ago: that task is now overdue.
+        sumps = a.om_obligations.get(component="Deep-sump catch basins")
+        om.om_report_submit(
+            sumps,
+            performed_on=office_day(self.today - dt.timedelta(days=400)),
+            findings="Sumps cleaned; two were half full (example).",
+            satisfactory=True,
+            actor=self.user("reviewer"),
+        )

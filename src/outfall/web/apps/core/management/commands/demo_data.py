@@ -1,0 +1,163 @@
+"""Load the demo: Norfolk and the fictional Exampleton, a login for every role, and fictional
+permit cases in every state, each walked through the services (see `outfall.web.apps.core.demo`).
+
+    python manage.py demo_data           # loads once; a second run changes nothing
+    python manage.py demo_data --reset   # wipes the demo towns and logins, then loads again
+
+The logins share one password: OUTFALL_DEMO_PASSWORD, else a fixed one printed at the end.
+This is for a demo on your own machine; never load it on a server others can reach.
+"""
+
+from __future__ import annotations
+
+import os
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+from django.db.models import ProtectedError, Q
+
+from outfall.compliance.lifecycle import STATE_LABELS, PermitState, TransitionNotAllowed
+from outfall.kernel.errors import InputError
+from outfall.law.errors import LawError
+from outfall.web.apps.audit.models import AuditEvent
+from outfall.web.apps.core.demo import (
+    DEFAULT_PASSWORD,
+    DEMO_TOWN,
+    TOWNS,
+    USERNAMES,
+    USERS,
+    DemoBuilder,
+)
+from outfall.web.apps.core.models import Town
+from outfall.web.apps.core.roles import ROLE_LABELS
+from outfall.web.apps.permits.models import (
+    Application,
+    AsBuilt,
+    GeneratedDocument,
+    SiteReviewRun,
+    SuretyRelease,
+    Upload,
+)
+
+
+class Command(BaseCommand):
+    help = (
+        "Load demo towns, logins and fictional permit cases in every state (idempotent; "
+        "--reset to wipe and load again). Local demos only."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--reset",
+            action="store_true",
+            help="delete the demo towns, their cases and the demo logins first, then load",
+        )
+
+    def handle(self, *args, **options):
+        password = os.environ.get("OUTFALL_DEMO_PASSWORD") or DEFAULT_PASSWORD
+        if options["reset"]:
+            self.wipe()
+        elif Town.objects.filter(slug=DEMO_TOWN).exists():
+            self.stdout.write(
+                f"The demo town '{DEMO_TOWN}' already exists: nothing loaded "
+                "(run `manage.py demo_data --reset` to wipe it and load again)."
+            )
+            self.report(password, loaded_now=False)
+            return
+        builder = DemoBuilder(password=password)
+        try:
+            with transaction.atomic():
+                builder.create_towns_and_people()
+                builder.build_cases()
+        except (InputError, TransitionNotAllowed, LawError) as exc:
+            raise CommandError(f"demo data refused by a service: {exc}") from exc
+        self.report(password, loaded_now=True)
+
+    def wipe(self) -> None:
+        """Delete the demo towns, everything recorded in them and the demo logins.
+
+        Refused when a demo town holds an application someone other than a demo login made:
+        that town is in real use.
+        """
+        users = get_user_model().objects.filter(username__in=USERNAMES)
+        towns = Town.objects.filter(slug__in=[t.slug for t in TOWNS])
+        cases = Application.objects.filter(town__in=towns)
+        foreign = cases.exclude(applicant__in=users)
+        if foreign.exists():
+            raise CommandError(
+                f"--reset refused: {foreign.count()} application(s) in "
+                f"{', '.join(towns.values_list('slug', flat=True))} were not made by a demo login"
+            )
+        try:
+            with transaction.atomic():
+                for record in (
+                    *GeneratedDocument.objects.filter(application__in=cases),
+                    *Upload.objects.filter(application__in=cases),
+                ):
+                    record.file.delete(save=False)
+                SuretyRelease.objects.filter(surety__application__in=cases).delete()
+                AsBuilt.objects.filter(application__in=cases).delete()
+                SiteReviewRun.objects.filter(application__in=cases).delete()
+                cases.delete()
+                AuditEvent.objects.filter(Q(town__in=towns) | Q(actor__in=users)).delete()
+                users.delete()
+                towns.delete()
+        except ProtectedError as exc:
+            kinds = sorted({o._meta.verbose_name_plural for o in exc.protected_objects})
+            raise CommandError(
+                f"--reset refused: the demo towns or logins are still used by {', '.join(kinds)}"
+            ) from exc
+        self.stdout.write("Demo towns, cases and logins deleted.")
+
+    def report(self, password: str, *, loaded_now: bool) -> None:
+        """The cases by state, then the logins (printed last, so they stay on screen)."""
+        cases = Application.objects.filter(town__slug__in=[t.slug for t in TOWNS]).select_related(
+            "town"
+        )
+        order = {s.value: n for n, s in enumerate(PermitState)}
+        rows = sorted(cases, key=lambda a: (a.town.slug != DEMO_TOWN, order[a.state], a.number))
+        self.stdout.write("")
+        self.stdout.write(f"Demo cases ({len(rows)}), all fictional:")
+        width = max((len(a.number) for a in rows), default=6)
+        self.stdout.write(f"  {'Case':<{width}}  {'Town':<10}  {'State':<26}  Title")
+        for a in rows:
+            self.stdout.write(f"  {a.number:<{width}}  {a.town.slug:<10}  {a.state:<26}  {a.title}")
+        missing = [s for s in PermitState if s.value not in {a.state for a in rows}]
+        if missing:
+            self.stdout.write(
+                "  States without a case: " + ", ".join(STATE_LABELS[s] for s in missing)
+            )
+        self.write_logins(password, loaded_now=loaded_now)
+
+    def write_logins(self, password: str, *, loaded_now: bool) -> None:
+        users = {u.username: u for u in get_user_model().objects.filter(username__in=USERNAMES)}
+        current = loaded_now or any(u.check_password(password) for u in users.values())
+        shown = password if current else "(as loaded)"
+        self.stdout.write("")
+        self.stdout.write("Demo logins (a local demo: never use these on a shared server):")
+        self.stdout.write(f"  {'Username':<12}  {'Password':<14}  Role")
+        for spec in USERS:
+            if spec.username in users:
+                self.stdout.write(f"  {spec.username:<12}  {shown:<14}  {role_text(spec)}")
+        if users and not current:
+            self.stdout.write(
+                "  These logins were loaded with another OUTFALL_DEMO_PASSWORD; run "
+                "`manage.py demo_data --reset` to load them with this one."
+            )
+            return
+        source = (
+            "OUTFALL_DEMO_PASSWORD"
+            if os.environ.get("OUTFALL_DEMO_PASSWORD")
+            else "the fixed demo default (set OUTFALL_DEMO_PASSWORD to choose another)"
+        )
+        self.stdout.write(f"  Password: {source}.")
+
+
+def role_text(spec) -> str:
+    """A login's roles and towns in one line, e.g. "Town Clerk (norfolk)"."""
+    towns: dict[str, list[str]] = {}
+    for slug, role in spec.roles:
+        towns.setdefault(ROLE_LABELS[role], []).append(slug)
+    roles = "; ".join(f"{label} ({', '.join(slugs)})" for label, slugs in towns.items())
+    return roles or f"{spec.what} (no town role)"

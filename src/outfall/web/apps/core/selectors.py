@@ -1,0 +1,125 @@
+"""What the home page shows each person: the town's permit staff their open clocks needing
+attention and the cases by state; applicants their own applications, the requests waiting for
+them and what falls due on their cases. Everyone gets the public record (the template's part).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from django.db.models import Count
+from django.utils import timezone
+
+from outfall.compliance.lifecycle import STATE_LABELS, PermitState
+from outfall.web.apps.core.permissions import is_permit_staff, roles_in
+from outfall.web.apps.core.roles import ROLE_LABELS, Role
+from outfall.web.apps.deadlines.selectors import (
+    Clock,
+    ClockState,
+    clock_list_visible_to,
+    open_cases_visible_to,
+    warning_days,
+)
+from outfall.web.apps.permits.models import Application, ReviewComment
+from outfall.web.apps.permits.selectors import application_list_visible_to
+
+URGENT_SHOWN = 8
+ATTENTION = (ClockState.WARNING, ClockState.OVERDUE)
+
+
+@dataclass(frozen=True)
+class StateCount:
+    state: str
+    label: str
+    count: int
+
+
+@dataclass
+class StaffSummary:
+    """A town's caseload as its permit staff see it."""
+
+    by_state: list[StateCount]
+    urgent: list[Clock]
+    overdue: int
+    warning: int
+
+    @property
+    def cases(self) -> int:
+        return sum(s.count for s in self.by_state)
+
+
+@dataclass
+class ApplicantSummary:
+    """One person's own applications, the requests waiting for them and their clocks."""
+
+    applications: list[Application]
+    requests: list[ReviewComment]
+    clocks: list[Clock] = field(default_factory=list)
+
+
+@dataclass
+class HomeSummary:
+    roles: list[str]
+    staff: StaffSummary | None
+    own: ApplicantSummary | None
+    warning_days: int
+
+
+def staff_summary(user, town, *, today: dt.date) -> StaffSummary:
+    """Open clocks due soon or overdue and the count of cases in each state, in `town`."""
+    cases = application_list_visible_to(user).filter(town=town)
+    counts = dict(
+        cases.order_by().values_list("state").annotate(n=Count("pk")).values_list("state", "n")
+    )
+    by_state = [
+        StateCount(s.value, STATE_LABELS[s], counts[s.value]) for s in PermitState if s in counts
+    ]
+    urgent = clock_list_visible_to(
+        user,
+        today=today,
+        states=ATTENTION,
+        applications=open_cases_visible_to(user, town_ids=[town.pk]),
+    )
+    overdue = sum(1 for c in urgent if c.state == ClockState.OVERDUE)
+    return StaffSummary(by_state, urgent[:URGENT_SHOWN], overdue, len(urgent) - overdue)
+
+
+def applicant_summary(user, *, today: dt.date) -> ApplicantSummary:
+    """The user's own applications (newest first), open requests to them, and their clocks."""
+    own = application_list_visible_to(user).filter(applicant=user)
+    requests = (
+        ReviewComment.objects.filter(
+            application__in=own,
+            request_to_applicant=True,
+            visible_to_applicant=True,
+            resolved_on__isnull=True,
+        )
+        .select_related("application", "author")
+        .order_by("created_at", "pk")
+    )
+    clocks = clock_list_visible_to(
+        user, today=today, applications=open_cases_visible_to(user).filter(applicant=user)
+    )
+    return ApplicantSummary(list(own.order_by("-updated_at", "-pk")), list(requests), clocks)
+
+
+def home_summary(user, town, *, today: dt.date | None = None) -> HomeSummary:
+    """Everything the home page shows this person in this town (nothing personal when anonymous).
+
+    Their own applications show whenever they have some, and as an empty list with the way to
+    start one for a person who holds no role in the town.
+    """
+    today = today or timezone.localdate()
+    roles = [ROLE_LABELS[Role(r)] for r in sorted(roles_in(user, town))]
+    staff = (
+        staff_summary(user, town, today=today)
+        if town is not None and is_permit_staff(user, town)
+        else None
+    )
+    own = None
+    if getattr(user, "is_authenticated", False):
+        own = applicant_summary(user, today=today)
+        if not own.applications and roles:
+            own = None
+    return HomeSummary(roles, staff, own, warning_days())

@@ -1,0 +1,270 @@
+"""The demo loader: `manage.py demo_data` walks fictional cases through the real services, so the
+demo shows every state of the permit lifecycle with live clocks, real PDFs, site-review snapshots
+and an audit timeline, and a second run changes nothing.
+
+The load runs once per module inside a transaction that is rolled back at the end.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+from django.db import transaction
+from django.utils import timezone
+
+from outfall.compliance.lifecycle import PermitState
+from outfall.web.apps.audit.models import AuditEvent
+from outfall.web.apps.core.demo import USERNAMES
+from outfall.web.apps.core.management.commands.demo_data import Command
+from outfall.web.apps.core.models import Membership, Town
+from outfall.web.apps.core.roles import Role
+from outfall.web.apps.deadlines.selectors import ClockState, clock_list_for_application
+from outfall.web.apps.permits.models import (
+    Application,
+    DeterminationRecord,
+    GeneratedDocument,
+    OMObligation,
+    SiteReviewRun,
+    Upload,
+)
+
+PASSWORD = "demo-test-password"
+# Norfolk, Massachusetts lies within these bounds (town boundary, rounded outwards).
+NORFOLK_LAT = (42.08, 42.16)
+NORFOLK_LON = (-71.39, -71.27)
+
+
+@pytest.fixture(scope="module")
+def demo(django_db_setup, django_db_blocker):
+    """Load the demo once for the module; roll it all back afterwards."""
+    before = os.environ.get("OUTFALL_DEMO_PASSWORD")
+    os.environ["OUTFALL_DEMO_PASSWORD"] = PASSWORD
+    out = io.StringIO()
+    with django_db_blocker.unblock(), transaction.atomic():
+        call_command("demo_data", stdout=out)
+        yield out.getvalue()
+        transaction.set_rollback(True)
+    if before is None:
+        os.environ.pop("OUTFALL_DEMO_PASSWORD")
+    else:
+        os.environ["OUTFALL_DEMO_PASSWORD"] = before
+
+
+pytestmark = pytest.mark.django_db
+
+
+def _cases():
+    return Application.objects.select_related("town").order_by("pk")
+
+
+def _case(state: PermitState, town: str = "norfolk") -> Application:
+    return _cases().filter(state=state.value, town__slug=town).first()
+
+
+def _snapshot() -> dict:
+    models = (
+        Town,
+        Membership,
+        get_user_model(),
+        Application,
+        AuditEvent,
+        GeneratedDocument,
+        SiteReviewRun,
+        DeterminationRecord,
+        Upload,
+        OMObligation,
+    )
+    counts = {m.__name__: m.objects.count() for m in models}
+    counts["states"] = sorted(_cases().values_list("number", "state"))
+    return counts
+
+
+def test_the_demo_holds_a_norfolk_case_in_every_state_of_the_permit_lifecycle(demo):
+    states = set(_cases().filter(town__slug="norfolk").values_list("state", flat=True))
+    assert states == {s.value for s in PermitState}
+
+
+def test_norfolk_is_the_real_town_and_exampleton_says_it_is_fictional(demo):
+    norfolk = Town.objects.get(slug="norfolk")
+    assert norfolk.name == "Town of Norfolk"
+    assert norfolk.registry_of_deeds == "Norfolk County Registry of Deeds"
+    assert "fictional" in Town.objects.get(slug="exampleton").name
+    assert Application.objects.filter(town__slug="exampleton").exists()
+
+
+def test_every_case_street_parcel_and_owner_is_marked_as_an_example(demo):
+    for a in _cases():
+        assert "(fictional)" in a.site_address, a.site_address
+        assert "(example)" in a.title, a.title
+        assert a.parcel_id.startswith(("EX-", "XT-")), a.parcel_id
+        assert all("(fictional)" in owner for owner in a.owners), a.owners
+
+
+def test_every_case_has_an_audit_timeline_that_begins_when_it_was_started(demo):
+    for a in _cases():
+        events = AuditEvent.objects.filter(case_type="permits.Application", case_id=str(a.pk))
+        assert events.exists(), a.number
+        assert events.order_by("at", "id").first().action == "application.create"
+        assert all(e.section.startswith("§ 267-") for e in events), a.number
+
+
+def test_every_case_keeps_snapshots_of_the_law_and_of_its_site_review(demo):
+    for a in _cases():
+        assert a.determinations.exists(), a.number
+        run = a.site_reviews.order_by("pk").first()
+        assert run is not None, a.number
+        assert run.upload.original_name.endswith(".yaml")
+        assert run.result and run.verdict
+
+
+def test_the_incomplete_case_carries_its_incompleteness_notice_as_a_real_pdf(demo):
+    a = _case(PermitState.INCOMPLETE)
+    notice = a.documents.get(kind="incompleteness_notice")
+    with notice.file.open("rb") as fh:
+        assert fh.read(5) == b"%PDF-"
+    review = a.completeness_reviews.get()
+    assert not review.complete
+    assert {m["key"] for m in review.missing} >= {"om_document", "technical_review_fee"}
+
+
+def test_the_scheduled_hearing_has_its_notice_letters_and_every_notice_given(demo):
+    a = _case(PermitState.HEARING_SCHEDULED)
+    assert {d.kind for d in a.documents.all()} >= {"hearing_notice", "abutter_letter"}
+    h = a.hearing
+    assert h.notice_published_on and h.notice_posted_on and h.abutters_mailed_on
+    assert timezone.localtime(h.scheduled_for).date() > timezone.localdate()
+
+
+def test_the_hearing_left_open_was_continued_to_a_later_night(demo):
+    sessions = _case(PermitState.HEARING_OPEN).hearing.sessions.all()
+    assert any(s.continued_to is not None for s in sessions)
+
+
+def test_one_complete_case_nears_approval_by_failure_to_act_and_warns_on_the_dashboard(demo):
+    warned = [
+        c
+        for a in _cases().filter(state=PermitState.COMPLETE.value)
+        for c in clock_list_for_application(a)
+        if c.key == "constructive_approval_on" and c.state == ClockState.WARNING
+    ]
+    assert warned
+
+
+def test_the_closed_file_keeps_its_o_and_m_tasks_running_and_one_is_overdue(demo):
+    a = _case(PermitState.CLOSED)
+    assert a.om_obligations.filter(active=True).count() >= 2
+    overdue = [
+        c
+        for c in clock_list_for_application(a)
+        if c.key == "om_task_due" and c.state == ClockState.OVERDUE
+    ]
+    assert len(overdue) == 1
+    assert a.responsible_parties.filter(until__isnull=False).exists()
+
+
+def test_the_constructive_approval_is_certified_by_the_town_clerk(demo):
+    record = _case(PermitState.CONSTRUCTIVELY_APPROVED).constructive_approval
+    assert record.certified_by.memberships.filter(role=Role.TOWN_CLERK.value).exists()
+    assert record.certified_on > record.deadline_missed
+
+
+def test_the_case_under_construction_has_its_inspections_and_an_open_deficiency(demo):
+    a = _case(PermitState.UNDER_CONSTRUCTION)
+    assert set(a.inspections.values_list("stage", flat=True)) >= {
+        "initial_site",
+        "erosion_control",
+        "bury",
+    }
+    open_deficiencies = [
+        d for i in a.inspections.all() for d in i.deficiencies.filter(corrected_on=None)
+    ]
+    assert len(open_deficiencies) == 1
+    assert a.inspections.filter(photos__isnull=False).exists()
+
+
+def test_the_certified_and_closed_cases_hold_their_certificate_and_surety_release_pdfs(demo):
+    for state in (PermitState.CERTIFIED, PermitState.CLOSED):
+        kinds = set(_case(state).documents.values_list("kind", flat=True))
+        assert {"decision", "certificate", "surety_release"} <= kinds
+
+
+def test_nothing_the_demo_records_happened_after_today(demo):
+    today = timezone.localdate()
+    for a in _cases():
+        for day in (a.submitted_on, a.complete_on, a.construction_started_on, a.closed_on):
+            assert day is None or day <= today, a.number
+    latest = _cases().exclude(submitted_on=None).order_by("-submitted_on").first()
+    assert (today - latest.submitted_on).days <= 7
+
+
+def test_the_demo_sites_lie_inside_norfolk_for_the_map(demo):
+    for a in _cases().filter(town__slug="norfolk"):
+        assert NORFOLK_LAT[0] < a.latitude < NORFOLK_LAT[1], a.number
+        assert NORFOLK_LON[0] < a.longitude < NORFOLK_LON[1], a.number
+
+
+def test_the_exampleton_library_needs_a_permit_only_under_exampletons_lower_threshold(demo):
+    library = _cases().get(town__slug="exampleton", title__startswith="Exampleton Common library")
+    assert library.disturbance_acres < 1
+    assert library.permit_required is True
+
+
+def test_every_role_has_a_login_with_the_demo_password_and_the_logins_are_printed(demo):
+    users = get_user_model().objects.filter(username__in=USERNAMES)
+    assert users.count() == len(USERNAMES)
+    held = set(Membership.objects.filter(user__in=users).values_list("role", flat=True))
+    assert held == {r.value for r in Role}
+    assert Membership.objects.filter(role=Role.BOARD.value).count() == 2
+    assert all(u.check_password(PASSWORD) for u in users)
+    logins = demo[demo.index("Demo logins") :]
+    for name in USERNAMES:
+        assert f"  {name} " in logins
+    assert PASSWORD in logins
+
+
+def test_the_summary_lists_each_case_with_its_state(demo):
+    for a in _cases():
+        assert a.number in demo and a.state in demo
+
+
+def test_a_second_run_without_reset_changes_nothing_and_says_so(demo):
+    before = _snapshot()
+    out = io.StringIO()
+    call_command("demo_data", stdout=out)
+    assert _snapshot() == before
+    assert "already exists: nothing loaded" in out.getvalue()
+    assert "Demo logins" in out.getvalue()
+
+
+def test_reset_refuses_to_wipe_a_town_holding_an_application_a_demo_login_did_not_make(demo):
+    stranger = get_user_model().objects.create_user("resident", password="x" * 12)
+    template = _case(PermitState.SUBMITTED)
+    Application.objects.create(
+        town=template.town,
+        number="SMP-REAL-0001",
+        title="A real application",
+        site_address="1 Real Street",
+        applicant=stranger,
+        owner_name="A. Resident",
+        disturbance_acres=template.disturbance_acres,
+        law_date=template.law_date,
+    )
+    before = _snapshot()
+    with pytest.raises(CommandError, match="not made by a demo login"):
+        call_command("demo_data", "--reset", stdout=io.StringIO())
+    assert _snapshot() == before
+
+
+def test_reset_first_wipes_every_demo_town_case_file_and_login(demo):
+    """`--reset` is this wipe followed by the same load as the first run."""
+    files = [d.file.path for d in GeneratedDocument.objects.all()]
+    Command(stdout=io.StringIO()).wipe()
+    assert not Town.objects.filter(slug__in=["norfolk", "exampleton"]).exists()
+    assert not get_user_model().objects.filter(username__in=USERNAMES).exists()
+    assert not Application.objects.exists()
+    assert not AuditEvent.objects.exists()
+    assert files and not any(os.path.exists(f) for f in files)
