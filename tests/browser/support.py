@@ -60,6 +60,27 @@ def make_norfolk_and_people() -> tuple[Town, dict]:
     return town, people
 
 
+DPW_PEOPLE = {
+    "dpw_staff": ("Dana", "DPW-Staff", Role.DPW_STAFF),
+    "dpw_director": ("Dimitri", "DPW-Director", Role.DPW_DIRECTOR),
+}
+
+
+def add_dpw_people(town: Town, people: dict) -> dict:
+    """The Department's stormwater staff and its Director (Article I), added to `people`."""
+    for username, (first, last, role) in DPW_PEOPLE.items():
+        user = get_user_model().objects.create_user(
+            username=username,
+            password=PASSWORD,
+            email=f"{username}@example.org",
+            first_name=first,
+            last_name=last,
+        )
+        Membership.objects.create(user=user, town=town, role=role)
+        people[username] = user
+    return people
+
+
 class Clock:
     """The day the application believes it is (timezone.localdate), never the wall clock."""
 
@@ -83,16 +104,17 @@ class A11yLedger:
 
     A page is its path with record ids folded (so /permits/7/ and /permits/8/ are one page) plus
     what makes it look different: the person reading it, on a case's pages its state, and whether
-    it shows errors or a refusal.
+    it shows errors or a refusal. `state_selector` names where a page shows its case's state.
     """
 
+    state_selector: str = "p.status strong"
     seen: set = field(default_factory=set)
     violations: list = field(default_factory=list)
     pages: list = field(default_factory=list)
 
     def check(self, page, who: str = "") -> None:
         path = re.sub(r"/\d+(?=/|\.|$)", "/N", page.url.split("://", 1)[-1].split("/", 1)[-1])
-        state = page.locator("p.status strong").first
+        state = page.locator(self.state_selector).first
         errors = page.locator(ERRORS).count() > 0
         key = (path, who, state.inner_text() if state.count() else "", errors)
         if key in self.seen:
