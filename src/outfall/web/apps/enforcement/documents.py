@@ -16,17 +16,15 @@ from django.template.loader import get_template
 from django.utils import timezone
 
 from outfall.law import s267_10_enforcement
-from outfall.web.apps.enforcement.models import EnforcementCase, EnforcementDocument
+from outfall.web.apps.enforcement.models import (
+    DOCUMENT_KIND_LABELS,
+    EnforcementCase,
+    EnforcementDocument,
+)
 from outfall.web.apps.permits.documents import render_pdf
 from outfall.web.apps.permits.models import DocumentTemplate
 
-KINDS = {
-    "notice_of_violation": "Notice of violation",
-    "order": "Enforcement order",
-    "cost_notice": "Notice of costs",
-    "lien_request": "Lien request to the Collector",
-    "ticket": "Noncriminal ticket (MGL c. 40 § 21D)",
-}
+KINDS = DOCUMENT_KIND_LABELS
 
 
 def issuing_body(case: EnforcementCase) -> str:

@@ -254,6 +254,15 @@ class Offence(models.Model):
         return f"offence {self.number}, the violation of {self.on.isoformat()}"
 
 
+DOCUMENT_KIND_LABELS = {
+    "notice_of_violation": "Notice of violation",
+    "order": "Enforcement order",
+    "cost_notice": "Notice of costs",
+    "lien_request": "Lien request to the Collector",
+    "ticket": "Noncriminal ticket (MGL c. 40 § 21D)",
+}
+
+
 class EnforcementDocument(models.Model):
     """A PDF the enforcement machinery produced (notice, order, cost notice, lien request, ticket)."""
 
@@ -263,3 +272,7 @@ class EnforcementDocument(models.Model):
     generated_at = models.DateTimeField(auto_now_add=True)
     generated_by = models.ForeignKey(USER, on_delete=models.PROTECT)
     about = models.CharField(max_length=120, blank=True, help_text="the record it concerns")
+
+    @property
+    def kind_label(self) -> str:
+        return DOCUMENT_KIND_LABELS.get(self.kind, self.kind.replace("_", " ").capitalize())

@@ -16,6 +16,7 @@ from decimal import Decimal
 
 from django.db.models import Sum
 
+from outfall.kernel.money import to_cents
 from outfall.law import s267_10_enforcement
 from outfall.law.determination import Determination
 from outfall.web.apps.enforcement.models import (
@@ -76,7 +77,8 @@ class FineBalance:
 
 def costs_recorded(case: EnforcementCase) -> Decimal:
     total = CostItem.objects.filter(work__case=case).aggregate(s=Sum("amount"))["s"]
-    return total or ZERO
+    # SQLite returns the sum without its decimal places; money is always shown to the cent.
+    return to_cents(total) if total is not None else ZERO
 
 
 def cost_notice_of(case: EnforcementCase) -> CostNotice | None:
