@@ -1,6 +1,8 @@
 """The demo loader: `manage.py demo_data` walks fictional cases through the real services, so the
 demo shows every state of the permit lifecycle with live clocks, real PDFs, site-review snapshots
-and an audit timeline, and a second run changes nothing.
+and an audit timeline, and the DPW's Article I work (the storm drain system, reports,
+investigations, § 267-7 permits and notices, spills, a suspension and enforcement cases) the same
+way; a second run changes nothing.
 
 The load runs once per module inside a transaction that is rolled back at the end.
 """
@@ -11,18 +13,52 @@ import io
 import os
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.db import transaction
+from django.db.models import Q
+from django.test import override_settings
 from django.utils import timezone
 
 from outfall.compliance.lifecycle import PermitState
+from outfall.web.apps.assets.models import (
+    Asset,
+    CatchmentInvestigation,
+    SampleResult,
+    ScreeningRound,
+    ScreeningVisit,
+)
 from outfall.web.apps.audit.models import AuditEvent
+from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.core.demo import USERNAMES
+from outfall.web.apps.core.demo_article1 import STATUS_LINK_FILE, STRUCTURES
 from outfall.web.apps.core.management.commands.demo_data import Command
 from outfall.web.apps.core.models import Membership, Town
 from outfall.web.apps.core.roles import Role
 from outfall.web.apps.deadlines.selectors import ClockState, clock_list_for_application
+from outfall.web.apps.enforcement import clocks as enforcement_clocks
+from outfall.web.apps.enforcement.models import (
+    EnforcementCase,
+    EnforcementDocument,
+    EntryConsent,
+    Lien,
+    Offence,
+    Order,
+    Payment,
+    Protest,
+)
+from outfall.web.apps.enforcement.selectors.ledger import cost_balance
+from outfall.web.apps.idde import clocks_spills
+from outfall.web.apps.idde.models import (
+    DischargeDetermination,
+    DischargeNotice,
+    DischargePermit,
+    EmergencySuspension,
+    Investigation,
+    Report,
+    Spill,
+)
 from outfall.web.apps.permits.models import (
     Application,
     DeterminationRecord,
@@ -39,12 +75,18 @@ NORFOLK_LON = (-71.39, -71.27)
 
 
 @pytest.fixture(scope="module")
-def demo(django_db_setup, django_db_blocker):
-    """Load the demo once for the module; roll it all back afterwards."""
+def demo(django_db_setup, django_db_blocker, tmp_path_factory):
+    """Load the demo once for the module; roll it all back afterwards. Its var/ directory (where
+    the status link is kept) is the module's own, as test workers may load the demo at once."""
     before = os.environ.get("OUTFALL_DEMO_PASSWORD")
     os.environ["OUTFALL_DEMO_PASSWORD"] = PASSWORD
     out = io.StringIO()
-    with django_db_blocker.unblock(), transaction.atomic():
+    var_dir = tmp_path_factory.mktemp("demo-var")
+    with (
+        override_settings(VAR_DIR=var_dir),
+        django_db_blocker.unblock(),
+        transaction.atomic(),
+    ):
         call_command("demo_data", stdout=out)
         yield out.getvalue()
         transaction.set_rollback(True)
@@ -65,6 +107,22 @@ def _case(state: PermitState, town: str = "norfolk") -> Application:
     return _cases().filter(state=state.value, town__slug=town).first()
 
 
+# Every Article I record the demo makes is one of these; each must carry audit events.
+ARTICLE_I_RECORDS = (
+    Asset,
+    ScreeningRound,
+    ScreeningVisit,
+    CatchmentInvestigation,
+    Report,
+    Investigation,
+    DischargePermit,
+    DischargeNotice,
+    Spill,
+    EmergencySuspension,
+    EnforcementCase,
+)
+
+
 def _snapshot() -> dict:
     models = (
         Town,
@@ -77,6 +135,14 @@ def _snapshot() -> dict:
         DeterminationRecord,
         Upload,
         OMObligation,
+        *ARTICLE_I_RECORDS,
+        SampleResult,
+        DischargeDetermination,
+        Order,
+        Offence,
+        Payment,
+        Lien,
+        EnforcementDocument,
     )
     counts = {m.__name__: m.objects.count() for m in models}
     counts["states"] = sorted(_cases().values_list("number", "state"))
@@ -231,6 +297,156 @@ def test_the_summary_lists_each_case_with_its_state(demo):
         assert a.number in demo and a.state in demo
 
 
+# ---------------------------------------------------------------- Article I
+
+
+def _user(name: str):
+    return get_user_model().objects.get(username=name)
+
+
+def test_every_article_i_area_of_the_dpw_holds_demo_records(demo):
+    for model in ARTICLE_I_RECORDS:
+        assert model.objects.exists(), model.__name__
+    assert set(Asset.objects.values_list("kind", flat=True)) == set(Asset.Kind.values)
+    assert 20 <= Asset.objects.count() <= 30
+    assert set(Report.objects.values_list("state", flat=True)) == {
+        "received",
+        "triaged",
+        "investigating",
+        "closed",
+        "duplicate",
+    }
+    assert {"prohibited", "exempt_if", "exempt"} <= set(
+        Investigation.objects.values_list("verdict", flat=True)
+    )
+    assert set(DischargePermit.objects.values_list("state", flat=True)) == {"issued", "applied"}
+    assert set(DischargeNotice.objects.values_list("kind", flat=True)) >= {
+        "dye_test",
+        "pool_draining",
+    }
+    assert EntryConsent.objects.exists()
+
+
+def test_every_article_i_record_has_audit_events_under_a_section(demo):
+    for model in ARTICLE_I_RECORDS:
+        label = model._meta.label
+        for pk in model.objects.values_list("pk", flat=True):
+            events = AuditEvent.objects.filter(
+                Q(object_type=label, object_id=str(pk)) | Q(case_type=label, case_id=str(pk))
+            )
+            assert events.exists(), f"{label} {pk}"
+            assert all(e.section.startswith("§ 267-") for e in events), f"{label} {pk}"
+
+
+def test_the_structures_are_fictional_inside_norfolk_and_drain_to_its_real_rivers(demo):
+    for asset in Asset.objects.all():
+        assert asset.asset_id.startswith("EX-") and "(fictional)" in asset.name, asset.asset_id
+        assert NORFOLK_LAT[0] < asset.latitude < NORFOLK_LAT[1], asset.asset_id
+        assert NORFOLK_LON[0] < asset.longitude < NORFOLK_LON[1], asset.asset_id
+        assert asset.receiving_water in {"Stop River", "Mill River", "Charles River"}
+    assert Asset.objects.count() == len(STRUCTURES)
+    assert AuditEvent.objects.filter(action="asset.condition").exists()
+
+
+def test_a_dry_weather_flow_over_the_ammonia_threshold_led_to_a_catchment_investigation(demo):
+    ammonia = SampleResult.objects.get(parameter="ammonia", exceeds_threshold=True)
+    visit = ammonia.visit
+    assert visit.weather == "dry" and visit.flow != "none" and visit.follow_up_needed
+    ci = CatchmentInvestigation.objects.get(visit=visit)
+    linked = Investigation.objects.get(catchment_investigation=ci)
+    case = EnforcementCase.objects.get(investigation=linked)
+    assert linked.state == "referred" and case.article == "I"
+
+
+def test_the_exempt_if_and_exempt_investigations_wait_and_close_as_the_law_says(demo):
+    waiting = Investigation.objects.get(verdict="exempt_if")
+    assert waiting.state == "awaiting_conditions"
+    unknown = waiting.determinations.get().details["unknown_conditions"]
+    assert "dpw_permit_before_discharge" in unknown
+    assert DischargePermit.objects.filter(
+        state="applied", property_address=waiting.property_address
+    ).exists()
+    exempt = Investigation.objects.get(verdict="exempt")
+    assert exempt.state == "closed" and exempt.report.state == "closed"
+
+
+def test_the_oil_spill_told_fire_and_police_and_the_other_waits_for_its_written_confirmation(
+    demo,
+):
+    oil = Spill.objects.get(material="oil")
+    assert oil.fire_police_notified_at and oil.written_confirmation_on
+    waiting = Spill.objects.get(material="nonhazardous")
+    assert waiting.written_confirmation_on is None
+    clocks = [
+        c
+        for c in clocks_spills.clock_list_visible_to(_user("dpw"), today=timezone.localdate())
+        if c.case_number == waiting.number
+    ]
+    assert [c.key for c in clocks] == ["written_confirmation_by"]
+    assert clocks[0].state != ClockState.OVERDUE
+
+
+def test_the_suspension_was_ignored_and_the_steps_taken_are_recorded(demo):
+    suspension = EmergencySuspension.objects.get()
+    assert suspension.complied is False and suspension.steps_taken
+    assert suspension.reinstated_at is None
+    with suspension.document.open("rb") as fh:
+        assert fh.read(5) == b"%PDF-"
+
+
+def test_the_enforcement_cases_stand_in_every_step_of_the_ledger(demo):
+    article_i = set(EnforcementCase.objects.filter(article="I").values_list("state", flat=True))
+    assert article_i >= {"order_issued", "escalated", "town_abatement", "costs_noticed", "lien"}
+    warned = [
+        c
+        for c in enforcement_clocks.clock_list_visible_to(_user("dpw"))
+        if c.key == "order_deadline" and c.state == ClockState.WARNING
+    ]
+    assert warned
+    noticed = EnforcementCase.objects.get(state="costs_noticed")
+    window = [c for c in enforcement_clocks.clock_list_for_case(noticed) if c.key == "protest_by"]
+    assert window and window[0].days_left >= 0
+    lien = EnforcementCase.objects.get(state="lien")
+    assert Protest.objects.get(case=lien).decision == "reduce"
+    assert cost_balance(lien, on=timezone.localdate()).unpaid_interest > 0
+    kinds = {d.kind for d in EnforcementDocument.objects.all()}
+    assert kinds >= {"notice_of_violation", "order", "cost_notice", "lien_request", "ticket"}
+
+
+def test_the_penalty_ledger_holds_a_warning_then_100_and_300_dollar_tickets(demo):
+    tickets = Offence.objects.filter(disposition="noncriminal").order_by("number")
+    assert [(t.kind, t.fine) for t in tickets] == [
+        ("warning", 0),
+        ("fine", 100),
+        ("fine", 300),
+    ]
+    assert all(t.issued_by.username == "dpwdirector" for t in tickets)
+    assert tickets[1].paid_on is not None and tickets[2].appealed_on is not None
+
+
+def test_the_article_ii_case_orders_the_permits_stormwater_system_repaired_per_its_o_and_m(demo):
+    case = EnforcementCase.objects.get(article="II")
+    assert case.application.state == PermitState.CLOSED.value
+    order = case.orders.get()
+    assert order.order_types == ["repair_maintain_replace"] and order.deadline
+    assert order.issued_by.username == "clerk"
+
+
+def test_the_summary_lists_every_article_i_record_and_a_status_page_that_opens(demo, client):
+    for model in (Report, Investigation, DischargePermit, Spill, EnforcementCase):
+        for number in model.objects.values_list(
+            "tracking_number" if model is Report else "number", flat=True
+        ):
+            assert number in demo, number
+    for case in EnforcementCase.objects.all():
+        assert f"{case.number}  " in demo and case.state in demo
+    link = next(line for line in demo.splitlines() if "Public status page" in line)
+    path = "/report/" + link.split("/report/", 1)[1].strip()
+    page = client.get(path)
+    assert page.status_code == 200
+    assert Report.objects.get(state="investigating").tracking_number in page.content.decode()
+
+
 def test_a_second_run_without_reset_changes_nothing_and_says_so(demo):
     before = _snapshot()
     out = io.StringIO()
@@ -259,12 +475,36 @@ def test_reset_refuses_to_wipe_a_town_holding_an_application_a_demo_login_did_no
     assert _snapshot() == before
 
 
+def test_reset_refuses_to_wipe_a_town_where_someone_other_than_a_demo_login_recorded_work(demo):
+    stranger = get_user_model().objects.create_user("inspector", password="x" * 12)
+    spill = Spill.objects.first()
+    with transaction.atomic():
+        audit_record(
+            actor=stranger,
+            town=spill.town,
+            action="spill.notifications",
+            section="§ 267-9",
+            summary="A real notice recorded",
+            obj=spill,
+        )
+    before = _snapshot()
+    with pytest.raises(CommandError, match="someone other than a demo login"):
+        call_command("demo_data", "--reset", stdout=io.StringIO())
+    assert _snapshot() == before
+
+
 def test_reset_first_wipes_every_demo_town_case_file_and_login(demo):
     """`--reset` is this wipe followed by the same load as the first run."""
     files = [d.file.path for d in GeneratedDocument.objects.all()]
+    enforcement_files = [d.file.path for d in EnforcementDocument.objects.all()]
+    assert enforcement_files
     Command(stdout=io.StringIO()).wipe()
     assert not Town.objects.filter(slug__in=["norfolk", "exampleton"]).exists()
     assert not get_user_model().objects.filter(username__in=USERNAMES).exists()
     assert not Application.objects.exists()
     assert not AuditEvent.objects.exists()
     assert files and not any(os.path.exists(f) for f in files)
+    for model in ARTICLE_I_RECORDS:
+        assert not model.objects.exists(), model.__name__
+    assert not any(os.path.exists(f) for f in enforcement_files)
+    assert not (settings.VAR_DIR / STATUS_LINK_FILE).exists()

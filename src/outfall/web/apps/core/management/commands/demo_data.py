@@ -1,5 +1,7 @@
-"""Load the demo: Norfolk and the fictional Exampleton, a login for every role, and fictional
-permit cases in every state, each walked through the services (see `outfall.web.apps.core.demo`).
+"""Load the demo: Norfolk and the fictional Exampleton, a login for every role, fictional permit
+cases in every state (see `outfall.web.apps.core.demo`) and the DPW's Article I records in
+Norfolk: the storm drain system, reports, investigations, permits and notices, spills and
+enforcement cases (see `outfall.web.apps.core.demo_article1`), each walked through the services.
 
     python manage.py demo_data           # loads once; a second run changes nothing
     python manage.py demo_data --reset   # wipes the demo towns and logins, then loads again
@@ -29,6 +31,12 @@ from outfall.web.apps.core.demo import (
     USERS,
     DemoBuilder,
 )
+from outfall.web.apps.core.demo_article1 import (
+    Article1Builder,
+    status_link,
+    summary_rows,
+    wipe_article1,
+)
 from outfall.web.apps.core.models import Town
 from outfall.web.apps.core.roles import ROLE_LABELS
 from outfall.web.apps.permits.models import (
@@ -43,8 +51,8 @@ from outfall.web.apps.permits.models import (
 
 class Command(BaseCommand):
     help = (
-        "Load demo towns, logins and fictional permit cases in every state (idempotent; "
-        "--reset to wipe and load again). Local demos only."
+        "Load demo towns, logins, fictional permit cases in every state and the DPW's Article I "
+        "records (idempotent; --reset to wipe and load again). Local demos only."
     )
 
     def add_arguments(self, parser):
@@ -70,6 +78,7 @@ class Command(BaseCommand):
             with transaction.atomic():
                 builder.create_towns_and_people()
                 builder.build_cases()
+                Article1Builder(builder).build()
         except (InputError, TransitionNotAllowed, LawError) as exc:
             raise CommandError(f"demo data refused by a service: {exc}") from exc
         self.report(password, loaded_now=True)
@@ -77,8 +86,8 @@ class Command(BaseCommand):
     def wipe(self) -> None:
         """Delete the demo towns, everything recorded in them and the demo logins.
 
-        Refused when a demo town holds an application someone other than a demo login made:
-        that town is in real use.
+        Refused when a demo town holds an application someone other than a demo login made, or
+        a record someone else wrote (an audit event by another login): that town is in real use.
         """
         users = get_user_model().objects.filter(username__in=USERNAMES)
         towns = Town.objects.filter(slug__in=[t.slug for t in TOWNS])
@@ -88,6 +97,14 @@ class Command(BaseCommand):
             raise CommandError(
                 f"--reset refused: {foreign.count()} application(s) in "
                 f"{', '.join(towns.values_list('slug', flat=True))} were not made by a demo login"
+            )
+        others = AuditEvent.objects.filter(town__in=towns, actor__isnull=False).exclude(
+            actor__in=users
+        )
+        if others.exists():
+            raise CommandError(
+                f"--reset refused: {others.count()} record(s) in the demo towns were written by "
+                "someone other than a demo login"
             )
         try:
             with transaction.atomic():
@@ -99,6 +116,7 @@ class Command(BaseCommand):
                 SuretyRelease.objects.filter(surety__application__in=cases).delete()
                 AsBuilt.objects.filter(application__in=cases).delete()
                 SiteReviewRun.objects.filter(application__in=cases).delete()
+                wipe_article1(towns)
                 cases.delete()
                 AuditEvent.objects.filter(Q(town__in=towns) | Q(actor__in=users)).delete()
                 users.delete()
@@ -128,7 +146,28 @@ class Command(BaseCommand):
             self.stdout.write(
                 "  States without a case: " + ", ".join(STATE_LABELS[s] for s in missing)
             )
+        self.report_article1()
         self.write_logins(password, loaded_now=loaded_now)
+
+    def report_article1(self) -> None:
+        """The DPW's Article I records (and the Article II enforcement case) by area."""
+        rows = summary_rows(DEMO_TOWN)
+        if not rows:
+            return
+        self.stdout.write("")
+        self.stdout.write(f"Article I (DPW) and enforcement records in {DEMO_TOWN}, all fictional:")
+        area = max(len(r[0]) for r in rows)
+        number = max(len(r[1]) for r in rows)
+        self.stdout.write(f"  {'Area':<{area}}  {'Number':<{number}}  State")
+        for a, n, s in rows:
+            self.stdout.write(f"  {a:<{area}}  {n:<{number}}  {s}")
+        found = status_link()
+        if found is not None:
+            report, url = found
+            self.stdout.write(
+                f"  Public status page of report {report.tracking_number} (as its reporter "
+                f"sees it, no login): {url}"
+            )
 
     def write_logins(self, password: str, *, loaded_now: bool) -> None:
         users = {u.username: u for u in get_user_model().objects.filter(username__in=USERNAMES)}
