@@ -27,7 +27,6 @@ from pathlib import Path
 from django.conf import settings
 from django.utils import timezone
 
-from outfall.compliance.lifecycle.spill import spill_state
 from outfall.kernel.calendar import next_business_day
 from outfall.web.apps.assets import services as assets
 from outfall.web.apps.assets.models import (
@@ -1140,7 +1139,7 @@ def summary_rows(town_slug: str = TOWN) -> list[tuple[str, str, str]]:
         rows.append((notice.get_kind_display().split(" (")[0], f"notice {notice.pk}", state))
     for spill in Spill.objects.filter(town__slug=town_slug).order_by("pk"):
         waiting = "" if spill.written_confirmation_on else ", written confirmation awaited"
-        state = spill_state(spill.contained_on, spill.closed_on)
+        state = "closed" if spill.closed_on else "contained" if spill.contained_on else "reported"
         rows.append(("Spill", spill.number, f"{state}{waiting}"))
     for s in EmergencySuspension.objects.filter(town__slug=town_slug).order_by("pk"):
         state = "reinstated" if s.reinstated_at else "in force"
