@@ -84,8 +84,36 @@ STATE_TEXT = {
 STATE_ICON = {ClockState.OK: "✓", ClockState.WARNING: "⚠", ClockState.OVERDUE: "✗"}
 
 
+class ClockPresentation:
+    """How any clock reads on a page: moved or not, its state in words and icon, days left.
+
+    Shared by the permit clocks here and the clocks of the other apps (enforcement, idde,
+    assets); each provides due, raw_due, state and days_left.
+    """
+
+    @property
+    def moved(self) -> bool:
+        return self.due != self.raw_due
+
+    @property
+    def state_text(self) -> str:
+        return STATE_TEXT[self.state]
+
+    @property
+    def state_icon(self) -> str:
+        return STATE_ICON[self.state]
+
+    @property
+    def days_text(self) -> str:
+        n = self.days_left
+        if n == 0:
+            return "due today"
+        unit = "day" if abs(n) == 1 else "days"
+        return f"{n} {unit} left" if n > 0 else f"{-n} {unit} overdue"
+
+
 @dataclass(frozen=True)
-class Clock:
+class Clock(ClockPresentation):
     """One running clock of one case: the moved and the raw date, its section and its state."""
 
     application: Application
@@ -123,26 +151,6 @@ class Clock:
     @property
     def town_id(self) -> int:
         return self.application.town_id
-
-    @property
-    def moved(self) -> bool:
-        return self.due != self.raw_due
-
-    @property
-    def state_text(self) -> str:
-        return STATE_TEXT[self.state]
-
-    @property
-    def state_icon(self) -> str:
-        return STATE_ICON[self.state]
-
-    @property
-    def days_text(self) -> str:
-        n = self.days_left
-        if n == 0:
-            return "due today"
-        unit = "day" if abs(n) == 1 else "days"
-        return f"{n} {unit} left" if n > 0 else f"{-n} {unit} overdue"
 
     @property
     def uid(self) -> str:

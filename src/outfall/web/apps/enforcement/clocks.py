@@ -17,7 +17,11 @@ from django.utils import timezone
 from outfall.kernel.errors import InputError
 from outfall.law import s267_10_enforcement
 from outfall.law.errors import LawError
-from outfall.web.apps.deadlines.selectors import STATE_ICON, STATE_TEXT, ClockState, clock_state
+from outfall.web.apps.deadlines.selectors import (
+    ClockPresentation,
+    ClockState,
+    clock_state,
+)
 from outfall.web.apps.enforcement.models import EnforcementCase, Protest
 from outfall.web.apps.enforcement.selectors import case_list_visible_to
 from outfall.web.apps.enforcement.selectors.ledger import cost_balance
@@ -36,7 +40,7 @@ CLOSED = ("closed", "complied", "paid")
 
 
 @dataclass(frozen=True)
-class EnforcementClock:
+class EnforcementClock(ClockPresentation):
     """One running clock of an enforcement case, shaped like the permit clocks."""
 
     case: EnforcementCase
@@ -70,26 +74,6 @@ class EnforcementClock:
     @property
     def town_id(self) -> int:
         return self.case.town_id
-
-    @property
-    def moved(self) -> bool:
-        return self.due != self.raw_due
-
-    @property
-    def state_text(self) -> str:
-        return STATE_TEXT[self.state]
-
-    @property
-    def state_icon(self) -> str:
-        return STATE_ICON[self.state]
-
-    @property
-    def days_text(self) -> str:
-        n = self.days_left
-        if n == 0:
-            return "due today"
-        unit = "day" if abs(n) == 1 else "days"
-        return f"{n} {unit} left" if n > 0 else f"{-n} {unit} overdue"
 
     @property
     def uid(self) -> str:

@@ -22,7 +22,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from outfall.compliance.lifecycle.idde import OPEN_INVESTIGATION_STATES, ReportState
-from outfall.web.apps.deadlines.selectors import STATE_ICON, STATE_TEXT, ClockState, clock_state
+from outfall.web.apps.deadlines.selectors import (
+    ClockPresentation,
+    ClockState,
+    clock_state,
+)
 from outfall.web.apps.idde.models import Investigation, Report
 from outfall.web.apps.idde.selectors.investigations import investigation_list_visible_to
 from outfall.web.apps.idde.selectors.reports import report_list_visible_to
@@ -49,7 +53,7 @@ def review_days() -> int:
 
 
 @dataclass(frozen=True)
-class IddeClock:
+class IddeClock(ClockPresentation):
     """One running clock of a report or an investigation, shaped like the permit clocks."""
 
     record: Report | Investigation
@@ -89,26 +93,6 @@ class IddeClock:
     @property
     def town_id(self) -> int:
         return self.record.town_id
-
-    @property
-    def moved(self) -> bool:
-        return self.due != self.raw_due
-
-    @property
-    def state_text(self) -> str:
-        return STATE_TEXT[self.state]
-
-    @property
-    def state_icon(self) -> str:
-        return STATE_ICON[self.state]
-
-    @property
-    def days_text(self) -> str:
-        n = self.days_left
-        if n == 0:
-            return "due today"
-        unit = "day" if abs(n) == 1 else "days"
-        return f"{n} {unit} left" if n > 0 else f"{-n} {unit} overdue"
 
     @property
     def uid(self) -> str:

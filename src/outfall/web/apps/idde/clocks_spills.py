@@ -14,7 +14,11 @@ from dataclasses import dataclass
 from django.urls import reverse
 from django.utils import timezone
 
-from outfall.web.apps.deadlines.selectors import STATE_ICON, STATE_TEXT, ClockState, clock_state
+from outfall.web.apps.deadlines.selectors import (
+    ClockPresentation,
+    ClockState,
+    clock_state,
+)
 from outfall.web.apps.idde.selectors.discharge_permits import discharge_permit_list_visible_to
 from outfall.web.apps.idde.selectors.spills import LABELS, spill_clock_rows, spill_list_visible_to
 
@@ -28,7 +32,7 @@ CLOCK_KINDS = {
 
 
 @dataclass(frozen=True)
-class SpillClock:
+class SpillClock(ClockPresentation):
     """One running spill or permit-inspection clock, shaped like the dashboard's permit clocks."""
 
     key: str
@@ -48,26 +52,6 @@ class SpillClock:
     town_id: int
     case_place: str = ""
     source: str = SOURCE
-
-    @property
-    def moved(self) -> bool:
-        return self.due != self.raw_due
-
-    @property
-    def state_text(self) -> str:
-        return STATE_TEXT[self.state]
-
-    @property
-    def state_icon(self) -> str:
-        return STATE_ICON[self.state]
-
-    @property
-    def days_text(self) -> str:
-        n = self.days_left
-        if n == 0:
-            return "due today"
-        unit = "day" if abs(n) == 1 else "days"
-        return f"{n} {unit} left" if n > 0 else f"{-n} {unit} overdue"
 
     @property
     def uid(self) -> str:
