@@ -421,6 +421,22 @@ EVERY_PATH = {
     "/api/dpw/enforcement/cases/{case_id}/payments": {"post"},
     "/api/dpw/enforcement/cases/{case_id}/offences": {"get", "post"},
     "/api/dpw/enforcement/cases/{case_id}/offences/{offence_id}/ticket": {"post"},
+    "/api/dpw/idde/reports": {"get"},
+    "/api/dpw/idde/reports/{report_id}": {"get"},
+    "/api/dpw/idde/investigations": {"get"},
+    "/api/dpw/idde/investigations/{investigation_id}": {"get"},
+    "/api/dpw/idde/investigations/{investigation_id}/evaluations": {"post"},
+    "/api/dpw/idde/discharge-permits": {"get"},
+    "/api/dpw/idde/discharge-permits/{permit_id}": {"get"},
+    "/api/dpw/idde/notices": {"get"},
+    "/api/dpw/idde/spills": {"get", "post"},
+    "/api/dpw/idde/spills/{spill_id}": {"get"},
+    "/api/dpw/idde/spills/{spill_id}/containment": {"post"},
+    "/api/dpw/idde/spills/{spill_id}/close": {"post"},
+    "/api/dpw/idde/suspensions": {"get", "post"},
+    "/api/dpw/idde/suspensions/{suspension_id}": {"get"},
+    "/api/dpw/idde/suspensions/{suspension_id}/compliance": {"post"},
+    "/api/dpw/idde/suspensions/{suspension_id}/reinstatement": {"post"},
 }
 
 

@@ -495,3 +495,7 @@ api.add_router("/dpw", assets_router)
 from outfall.web.apps.api.enforcement import router as enforcement_router  # noqa: E402
 
 api.add_router("/dpw/enforcement", enforcement_router)
+
+from outfall.web.apps.api.idde import router as idde_router  # noqa: E402
+
+api.add_router("/dpw/idde", idde_router)

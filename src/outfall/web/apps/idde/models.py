@@ -97,6 +97,16 @@ class Open311Client(models.Model):
     key_digest = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the api_key")
     active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    key_prefix = models.CharField(
+        max_length=12, blank=True, help_text="the key's first characters, to tell keys apart"
+    )
+    created_by = models.ForeignKey(
+        USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    revoked_by = models.ForeignKey(
+        USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
 
 
 class ReportSettings(models.Model):
@@ -205,6 +215,16 @@ class Spill(models.Model):
     closed_on = models.DateField(null=True, blank=True)
     determination = models.JSONField(
         default=dict, blank=True, help_text="the law's § 267-9 deadlines at the last record"
+    )
+    containment_note = models.TextField(
+        blank=True, help_text="how the release was contained and cleaned up"
+    )
+    prevention_steps = models.TextField(
+        blank=True, help_text="the facility's recorded steps against a recurrence"
+    )
+    closing_note = models.TextField(blank=True)
+    notices_never_given = models.JSONField(
+        default=list, blank=True, help_text="notices owed but named never given at closing"
     )
 
 

@@ -12,4 +12,5 @@ NAV = [
     ("Notices before a discharge (§ 267-7D(2))", "idde:notice_list", "discharge_notice.record"),
     ("Spills (§ 267-9)", "idde:spill_list", "spill.manage"),
     ("Emergency suspensions (§ 267-8)", "idde:suspension_list", "suspension.view"),
+    ("Open311 API clients", "idde:open311_client_list", "open311_client.manage"),
 ]

@@ -15,6 +15,7 @@ VIEW_MODULES = (
     "notices",
     "spills",
     "suspensions",
+    "open311_clients",
 )
 
 

@@ -1,4 +1,4 @@
-"""Forms for releases reported under § 267-9."""
+"""Forms for releases reported under § 267-9: intake, notifications, containment, closing."""
 
 from __future__ import annotations
 
@@ -41,3 +41,39 @@ class NotificationsForm(AccessibleForm):
         today=False,
         help_text="Due within three business days after the notice.",
     )
+
+
+class ContainmentForm(AccessibleForm):
+    contained_on = date_field("Contained and cleaned up on")
+    note = text_area(
+        "How it was contained and cleaned up",
+        help_text="Booms, absorbents, vacuum truck, soil removed, where the waste went (§ 267-9).",
+    )
+
+
+class CloseForm(AccessibleForm):
+    """Closing a contained release; the notices still unrecorded are offered to be named as
+    never given, and a commercial or industrial facility's preventive steps are asked for."""
+
+    closed_on = date_field("Record closed on")
+    prevention_steps = text_area(
+        "The facility's steps against a recurrence",
+        required=False,
+        help_text="Required of a commercial or industrial facility, whose written record "
+        "of them is kept on site (§ 267-9).",
+    )
+    never_given = forms.MultipleChoiceField(
+        label="Notices owed but never given",
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Tick a notice only if it was never given; the gap stays on the record.",
+    )
+    note = text_area("Closing note", required=False)
+
+    def __init__(self, *args, missing: list[tuple[str, str]] = (), **kwargs):
+        super().__init__(*args, **kwargs)
+        if missing:
+            self.fields["never_given"].choices = list(missing)
+        else:
+            del self.fields["never_given"]
+        self.describe_help()

@@ -1,6 +1,7 @@
 """Writes for releases reported under § 267-9: the intake (facility, material, time discovered,
 whether commercial or industrial) and the notifications given (Fire and Police, the
-Department, the written confirmation). The clocks are the law's (`spill_deadlines`), asked
+Department, the written confirmation), then the containment and the closing of the record
+(`compliance.lifecycle.spill`). The clocks are the law's (`spill_deadlines`), asked
 under the law of the discovery date; the retention date of the facility's record is stored
 as the law gives it, and the deadlines are kept as a snapshot at each record.
 """
@@ -12,6 +13,12 @@ import datetime as dt
 from django.db import transaction
 from django.utils import timezone
 
+from outfall.compliance.lifecycle.spill import (
+    SpillFacts,
+    attempt,
+    notices_missing,
+    spill_state,
+)
 from outfall.kernel.errors import InputError
 from outfall.law.determination import Determination
 from outfall.law.s267_09_spills import spill_deadlines
@@ -159,5 +166,120 @@ def spill_notifications_record(
             summary=f"Notifications of {s.number} recorded",
             obj=s,
             changes={"before": before, "after": after},
+        )
+    return s
+
+
+def spill_facts(spill: Spill, **step) -> SpillFacts:
+    """The release as recorded, in the spill machine's terms, with the step's own values."""
+    values = {
+        "town": spill.town.slug,
+        "discovered_at": _local(spill.discovered_at),
+        "material": spill.material,
+        "commercial_or_industrial": spill.commercial_or_industrial,
+        "fire_police_notified_at": (
+            _local(spill.fire_police_notified_at) if spill.fire_police_notified_at else None
+        ),
+        "department_notified_at": (
+            _local(spill.department_notified_at) if spill.department_notified_at else None
+        ),
+        "written_confirmation_on": spill.written_confirmation_on,
+        "contained_on": spill.contained_on,
+        "containment_note": spill.containment_note,
+        "closed_on": spill.closed_on,
+        "prevention_steps": spill.prevention_steps,
+        "never_given": tuple(spill.notices_never_given or ()),
+    }
+    values.update(step)
+    return SpillFacts(**values)
+
+
+def _not_in_future(field: str, day: dt.date) -> None:
+    today = timezone.localdate()
+    if day > today:
+        raise InputError(field, day.isoformat(), f"is after today ({today.isoformat()})", SECTION)
+
+
+def spill_containment_record(spill: Spill, *, contained_on: dt.date, note: str, actor) -> Spill:
+    """Record that the release was contained and cleaned up, and how (§ 267-9)."""
+    _not_in_future("contained_on", contained_on)
+    note = (note or "").strip()
+    with transaction.atomic():
+        s = Spill.objects.select_for_update().select_related("town").get(pk=spill.pk)
+        state = spill_state(s.contained_on, s.closed_on)
+        step = attempt(
+            "record_containment",
+            state,
+            spill_facts(s, contained_on=contained_on, containment_note=note),
+        )
+        s.contained_on = contained_on
+        s.containment_note = note
+        s.save(update_fields=["contained_on", "containment_note"])
+        audit_record(
+            actor=actor,
+            town=s.town,
+            action="spill.contain",
+            section=step.citation,
+            summary=f"{s.number}: contained and cleaned up on {contained_on.isoformat()}",
+            obj=s,
+            changes={"contained_on": contained_on, "note": note},
+        )
+    return s
+
+
+def spill_close(
+    spill: Spill,
+    *,
+    closed_on: dt.date,
+    actor,
+    prevention_steps: str = "",
+    never_given: list[str] | tuple[str, ...] = (),
+    note: str = "",
+) -> Spill:
+    """Close the record of a contained release (§ 267-9): every notice owed is recorded or named
+    as never given, and a commercial or industrial facility's steps against a recurrence are on
+    record. A refused step saves nothing."""
+    _not_in_future("closed_on", closed_on)
+    never = list(dict.fromkeys(never_given))
+    with transaction.atomic():
+        s = Spill.objects.select_for_update().select_related("town").get(pk=spill.pk)
+        facts = spill_facts(
+            s,
+            closed_on=closed_on,
+            prevention_steps=(prevention_steps or s.prevention_steps).strip(),
+            never_given=tuple(never),
+        )
+        missing = notices_missing(facts)
+        for key in never:
+            if key not in missing:
+                raise InputError(
+                    "never_given",
+                    key,
+                    "is not a notice owed and unrecorded for this release "
+                    f"(unrecorded: {', '.join(missing) or 'none'})",
+                    SECTION,
+                )
+        step = attempt("close", spill_state(s.contained_on, s.closed_on), facts)
+        s.closed_on = closed_on
+        s.prevention_steps = facts.prevention_steps
+        s.notices_never_given = never
+        s.closing_note = (note or "").strip()
+        s.save(
+            update_fields=["closed_on", "prevention_steps", "notices_never_given", "closing_note"]
+        )
+        gaps = f"; never given: {', '.join(never)}" if never else ""
+        audit_record(
+            actor=actor,
+            town=s.town,
+            action="spill.close",
+            section=step.citation,
+            summary=f"{s.number} closed on {closed_on.isoformat()}{gaps}",
+            obj=s,
+            changes={
+                "closed_on": closed_on,
+                "never_given": never,
+                "prevention_steps": s.prevention_steps,
+                "note": s.closing_note,
+            },
         )
     return s

@@ -1,6 +1,6 @@
 """Pages for releases reported under § 267-9: the list with any late notification flagged, the
 intake, the record with every clock (raw and moved date, section, explanation) beside what was
-done, and the notifications form.
+done, the notifications form, and the containment and closing steps (`lifecycle.spill`).
 """
 
 from __future__ import annotations
@@ -10,9 +10,10 @@ from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils import timezone
 
+from outfall.compliance.lifecycle.spill import NOTICE_WORDS, STATE_LABELS, available, spill_state
 from outfall.web.apps.idde.forms import spills as f
 from outfall.web.apps.idde.forms.discharge_permits import as_bool
-from outfall.web.apps.idde.policy import require
+from outfall.web.apps.idde.policy import can, require
 from outfall.web.apps.idde.selectors import spills as sel
 from outfall.web.apps.idde.services import spills as svc
 from outfall.web.apps.idde.views.discharge_permits import form_page
@@ -73,6 +74,10 @@ def spill_detail(request, pk: int):
             "rows": rows,
             "flags": [r for r in rows if r.status in {"late", "overdue"}],
             "discovered_at": timezone.localtime(spill.discovered_at),
+            "state_label": STATE_LABELS[spill_state(spill.contained_on, spill.closed_on)],
+            "steps": available(spill_state(spill.contained_on, spill.closed_on)),
+            "may_manage": can(request.user, "spill.manage", spill.town),
+            "never_given": [NOTICE_WORDS.get(k, k) for k in spill.notices_never_given or ()],
         },
     )
 
@@ -104,10 +109,66 @@ def spill_notifications(request, pk: int):
     )
 
 
+@login_required
+def spill_contain(request, pk: int):
+    spill = sel.spill_get(request.user, pk)
+
+    def perform(d):
+        svc.spill_containment_record(
+            spill, contained_on=d["contained_on"], note=d["note"], actor=request.user
+        )
+        return "Containment and clean-up recorded.", _detail_url(spill)
+
+    return form_page(
+        request,
+        action="spill.manage",
+        town=spill.town,
+        form_class=f.ContainmentForm,
+        title="Record the containment and clean-up",
+        citation=svc.SECTION,
+        back=_detail_url(spill),
+        subject=f"{spill.number} — {spill.facility} ({spill.get_material_display()})",
+        perform=perform,
+    )
+
+
+@login_required
+def spill_close(request, pk: int):
+    spill = sel.spill_get(request.user, pk)
+    missing = svc.notices_missing(svc.spill_facts(spill))
+
+    def perform(d):
+        svc.spill_close(
+            spill,
+            closed_on=d["closed_on"],
+            prevention_steps=d["prevention_steps"],
+            never_given=d.get("never_given") or [],
+            note=d["note"],
+            actor=request.user,
+        )
+        return f"Spill {spill.number} closed.", _detail_url(spill)
+
+    return form_page(
+        request,
+        action="spill.manage",
+        town=spill.town,
+        form_class=f.CloseForm,
+        form_kwargs={"missing": [(k, NOTICE_WORDS[k].capitalize()) for k in missing]},
+        title="Close the spill record",
+        citation=svc.SECTION,
+        back=_detail_url(spill),
+        subject=f"{spill.number} — {spill.facility} ({spill.get_material_display()})",
+        perform=perform,
+        initial={"prevention_steps": spill.prevention_steps} if spill.prevention_steps else None,
+    )
+
+
 P = "spills/"
 urlpatterns = [
     path(P, spill_list, name="spill_list"),
     path(P + "new/", spill_new, name="spill_new"),
     path(P + "<int:pk>/", spill_detail, name="spill_detail"),
     path(P + "<int:pk>/notifications/", spill_notifications, name="spill_notifications"),
+    path(P + "<int:pk>/contain/", spill_contain, name="spill_contain"),
+    path(P + "<int:pk>/close/", spill_close, name="spill_close"),
 ]

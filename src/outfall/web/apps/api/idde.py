@@ -1,0 +1,1050 @@
+"""Illicit discharges in the JSON API: reports and their triage, investigations with the § 267-7
+determination, sump pump discharge permits, notices before a discharge, § 267-9 spills with
+their clocks, and § 267-8 emergency suspensions.
+
+Same selectors, services and policy as the pages (`apps/idde/policy.py`): the Department's
+records are for DPW staff and the DPW Director of the town (§ 267-5); anyone else signed in gets
+403 on a list and 404 on a record; a step the law refuses is a 409 with every reason and its
+section; bad input a 422 naming the field. `town` is a town's slug (default: the caller's
+current town).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.http import Http404
+from django.urls import reverse
+from django.utils import timezone
+from ninja import Field, Query, Router, Schema, Status
+
+from outfall.compliance.lifecycle import spill as spill_machine
+from outfall.compliance.lifecycle.discharge_permit import STATE_LABELS as PERMIT_STATE_LABELS
+from outfall.compliance.lifecycle.discharge_permit import DischargePermitState
+from outfall.compliance.lifecycle.idde import InvestigationState, ReportState
+from outfall.kernel.errors import InputError
+from outfall.law.errors import LawError
+from outfall.web.apps.core.models import Town
+from outfall.web.apps.idde import policy
+from outfall.web.apps.idde.models import DischargeNotice, Report
+from outfall.web.apps.idde.selectors import discharge_permits as permit_sel
+from outfall.web.apps.idde.selectors import investigations as inv_sel
+from outfall.web.apps.idde.selectors import notices as notice_sel
+from outfall.web.apps.idde.selectors import reports as report_sel
+from outfall.web.apps.idde.selectors import spills as spill_sel
+from outfall.web.apps.idde.selectors import suspensions as suspension_sel
+from outfall.web.apps.idde.services import investigations as inv_svc
+from outfall.web.apps.idde.services import spills as spill_svc
+from outfall.web.apps.idde.services import suspensions as suspension_svc
+
+router = Router(tags=["illicit discharges"])
+
+
+# ------------------------------------------------------------------ shapes
+
+
+class IddeErrorOut(Schema):
+    detail: str
+
+
+class BadInputOut(Schema):
+    detail: str
+    field: str = Field(description="the field at fault, e.g. conditions.chlorine_ppm")
+    value: str
+    why: str
+    citation: str | None = None
+
+
+class IddeReasonOut(Schema):
+    citation: str = Field(description="the section, e.g. § 267-7D(2)(k)")
+    text: str
+
+
+class IddeRefusedOut(Schema):
+    detail: str
+    transition: str
+    state: str
+    reasons: list[IddeReasonOut]
+
+
+class IddeStepOut(Schema):
+    name: str
+    label: str
+    citation: str
+    blockers: list[IddeReasonOut] = Field(description="why the law does not allow it now")
+
+
+class NearbyOut(Schema):
+    id: int
+    tracking_number: str
+    metres: float | None = Field(description="distance, or null when matched by address")
+    days_apart: float
+    status: str
+    state: str
+
+
+class ReportRefOut(Schema):
+    id: int
+    tracking_number: str
+
+
+class InvestigationRefOut(Schema):
+    id: int
+    number: str
+    state: str
+
+
+class ReportOut(Schema):
+    id: int
+    tracking_number: str
+    town: str
+    submitted_at: dt.datetime
+    source: str = Field(description="web, open311 or another intake")
+    latitude: float | None
+    longitude: float | None
+    address: str
+    description: str
+    seen: list[str]
+    flowing_now: str
+    state: str = Field(description="triage state: received, triaged, investigating, ...")
+    state_label: str
+    status: str = Field(description="the public status the reporter sees")
+    status_label: str
+    status_note: str
+    expected_at: dt.datetime | None
+    triaged_at: dt.datetime | None
+    duplicate_of: ReportRefOut | None
+
+
+class ReportPage(Schema):
+    count: int
+    limit: int
+    offset: int
+    items: list[ReportOut]
+
+
+class ReportDetailOut(ReportOut):
+    contact_name: str
+    contact_email: str
+    contact_phone: str
+    open311_client: str
+    photo_url: str | None
+    photo_sha256: str
+    media_url: str
+    duplicates: list[ReportRefOut] = Field(description="reports marked duplicates of this one")
+    possible_duplicates: list[NearbyOut] = Field(description="reports near in place and time")
+    investigations: list[InvestigationRefOut]
+
+
+class DeterminationOut(Schema):
+    id: int
+    as_of: dt.date = Field(description="the date whose law was applied")
+    kind: str
+    conditions: dict[str, Any]
+    outcome: str = Field(description="prohibited, exempt or exempt_if")
+    citation: str
+    reasons: list[IddeReasonOut]
+    unmet_conditions: list[str]
+    unknown_conditions: list[str]
+    required_actions: list[str]
+    parameters: list[dict[str, Any]]
+    made_at: dt.datetime
+    made_by: str
+
+
+class InvestigationOut(Schema):
+    id: int
+    number: str
+    town: str
+    state: str
+    state_label: str
+    opened_on: dt.date
+    report: ReportRefOut | None
+    asset: str = Field(description="asset_id of the MS4 structure it started from, or empty")
+    property_address: str
+    parcel_id: str
+    responsible_name: str
+    discharge_kind: str
+    verdict: str
+    referred_on: dt.date | None
+    closed_on: dt.date | None
+
+
+class InvestigationPage(Schema):
+    count: int
+    limit: int
+    offset: int
+    items: list[InvestigationOut]
+
+
+class InvestigationDetailOut(InvestigationOut):
+    responsible_address: str
+    responsible_email: str
+    source_tracing: str
+    conditions: dict[str, Any]
+    discharge_eliminated: bool
+    closing_note: str
+    latest_determination: DeterminationOut | None
+    determinations: int = Field(description="how many determinations are on record")
+    steps: list[IddeStepOut]
+    enforcement_url: str = Field(description="where the enforcement case is opened")
+
+
+class EvaluationIn(Schema):
+    kind: str = Field(description="a § 267-7 discharge kind, e.g. swimming_pool")
+    conditions: dict[str, Any] = Field(
+        default_factory=dict,
+        description="condition name → true/false (numbers for chlorine_ppm, days_standing); "
+        "null or left out is unknown",
+    )
+    as_of: dt.date | None = Field(None, description="the discharge's date (default today)")
+
+
+class DischargePermitOut(Schema):
+    id: int
+    number: str
+    town: str
+    state: str
+    state_label: str
+    property_address: str
+    applicant_name: str
+    intake_inside_structure: bool
+    applied_on: dt.date
+    first_discharge_on: dt.date | None
+    issued_on: dt.date | None
+    refused_on: dt.date | None
+    inspection_planned_on: dt.date | None
+    inspected_on: dt.date | None
+    inspection_passed: bool | None
+
+
+class EvaluationOut(Schema):
+    on: dt.date
+    outcome: str
+    reasons: list[IddeReasonOut]
+    unmet_conditions: list[str]
+    unknown_conditions: list[str]
+
+
+class DischargePermitDetailOut(DischargePermitOut):
+    applicant_email: str
+    conditions: str
+    refusal_reason: str
+    inspection_findings: dict[str, Any]
+    inspection_notes: str
+    last_determination: list[IddeReasonOut] = Field(
+        description="the law's reasons at the last step"
+    )
+    evaluation: EvaluationOut = Field(description="the property's discharge on the day asked")
+    steps: list[IddeStepOut]
+    document_url: str | None
+
+
+class NoticeOut(Schema):
+    id: int
+    town: str
+    kind: str
+    kind_label: str
+    citation: str
+    property_address: str
+    person_name: str
+    received_at: dt.datetime
+    planned_for: dt.datetime
+    approved: bool | None
+    awaiting_decision: bool
+    outcome: str | None
+    reasons: list[IddeReasonOut]
+    unmet_conditions: list[str]
+    unknown_conditions: list[str]
+
+
+class SpillClockOut(Schema):
+    key: str
+    label: str
+    due: dt.datetime | dt.date | None = Field(
+        description="a date, or for an immediate notice the moment of discovery; null until set"
+    )
+    raw_due: dt.datetime | dt.date | None = Field(description="before any move to a business day")
+    moved_because: str | None
+    citation: str
+    explanation: str
+    done: dt.datetime | dt.date | None
+    status: str = Field(description="done, late, overdue, open, pending or info")
+    flag: str
+
+
+class SpillOut(Schema):
+    id: int
+    number: str
+    town: str
+    facility: str
+    facility_address: str
+    commercial_or_industrial: bool
+    material: str
+    material_label: str
+    discovered_at: dt.datetime
+    state: str = Field(description="reported, contained or closed")
+    state_label: str
+    fire_police_notified_at: dt.datetime | None
+    department_notified_at: dt.datetime | None
+    written_confirmation_on: dt.date | None
+    records_kept_until: dt.date | None
+    contained_on: dt.date | None
+    closed_on: dt.date | None
+    late: list[str] = Field(description="each late or overdue notice, with its section")
+
+
+class SpillDetailOut(SpillOut):
+    description: str
+    containment_note: str
+    prevention_steps: str
+    closing_note: str
+    notices_never_given: list[str]
+    clocks: list[SpillClockOut]
+    reasons: list[IddeReasonOut] = Field(description="the law's § 267-9 reading of the record")
+    steps: list[IddeStepOut]
+
+
+class SpillIn(Schema):
+    facility: str = Field(..., min_length=1, max_length=200)
+    facility_address: str = Field("", max_length=200)
+    commercial_or_industrial: bool
+    material: str = Field(description="oil, hazardous or nonhazardous")
+    discovered_at: dt.datetime = Field(description="local time if no offset is given")
+    description: str = ""
+
+
+class ContainmentIn(Schema):
+    contained_on: dt.date
+    note: str = Field(description="how the release was contained and cleaned up")
+
+
+class SpillCloseIn(Schema):
+    closed_on: dt.date
+    prevention_steps: str = Field("", description="required of a commercial/industrial facility")
+    never_given: list[str] = Field(
+        default_factory=list, description="notices owed but never given (their clock keys)"
+    )
+    note: str = ""
+
+
+class SuspensionOut(Schema):
+    id: int
+    number: str
+    town: str
+    property_address: str
+    person_name: str
+    ordered_at: dt.datetime
+    status: str
+    investigation_id: int | None
+    complied: bool | None
+    reinstated_at: dt.datetime | None
+
+
+class SuspensionDetailOut(SuspensionOut):
+    imminent_risk_finding: str
+    ordered_by: str
+    reasons: list[IddeReasonOut] = Field(description="the law's § 267-8 answer when ordered")
+    steps_taken: str
+    steps_recorded_at: dt.datetime | None
+    steps_reasons: list[IddeReasonOut] = Field(description="what the law allows when ignored")
+    reinstatement_note: str
+    document_url: str | None
+
+
+class SuspensionIn(Schema):
+    property_address: str = Field(..., min_length=1, max_length=200)
+    person_name: str = Field(..., min_length=1, max_length=200)
+    ordered_at: dt.datetime
+    discharge_actual_or_threatened: bool
+    imminent_risk: bool
+    suspension_necessary: bool
+    finding: str = Field(..., min_length=1, description="the imminent-risk finding")
+    investigation_id: int | None = None
+
+
+class ComplianceIn(Schema):
+    complied: bool
+    recorded_at: dt.datetime
+    steps_taken: str = ""
+
+
+class ReinstatementIn(Schema):
+    reinstated_at: dt.datetime
+    note: str = ""
+
+
+class PageIn(Schema):
+    town: str = ""
+    limit: int = 50
+    offset: int = 0
+
+
+class ReportFilterIn(PageIn):
+    status: str = ""
+    state: str = ""
+
+
+class InvestigationFilterIn(PageIn):
+    state: str = ""
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def _user(request):
+    return request.auth
+
+
+def _town(request, slug: str) -> Town:
+    if not slug:
+        town = getattr(request, "town", None)
+        if town is None:
+            raise Http404("No town")
+        return town
+    town = Town.objects.filter(slug=slug).first()
+    if town is None:
+        raise InputError("town", slug, "no such town")
+    return town
+
+
+def _page(qs, limit: int, offset: int, out) -> dict:
+    if not 1 <= limit <= 200:
+        raise InputError("limit", limit, "must be between 1 and 200")
+    if offset < 0:
+        raise InputError("offset", offset, "must not be negative")
+    return {
+        "count": qs.count(),
+        "limit": limit,
+        "offset": offset,
+        "items": [out(x) for x in qs[offset : offset + limit]],
+    }
+
+
+def _choice(field: str, value: str, allowed) -> str:
+    allowed = [str(a) for a in allowed]
+    if value and value not in allowed:
+        raise InputError(field, value, f"one of: {', '.join(allowed)}")
+    return value
+
+
+def _aware(value: dt.datetime) -> dt.datetime:
+    return value if timezone.is_aware(value) else timezone.make_aware(value)
+
+
+def _law(field: str, value, ask):
+    """Ask the law; a date it has no rule for is bad input naming the field."""
+    try:
+        return ask()
+    except InputError:
+        raise
+    except LawError as exc:
+        raise InputError(field, str(value), str(exc)) from None
+
+
+def _reasons(items) -> list[dict]:
+    return [{"citation": r["citation"], "text": r["text"]} for r in items or []]
+
+
+def _reason_objects(items) -> list[dict]:
+    return [{"citation": r.citation, "text": r.text} for r in items]
+
+
+# ------------------------------------------------------------------ reports
+
+
+def _report_ref(report) -> dict | None:
+    return {"id": report.pk, "tracking_number": report.tracking_number} if report else None
+
+
+def _report_out(r: Report) -> dict:
+    attributes = r.attributes or {}
+    return {
+        "id": r.pk,
+        "tracking_number": r.tracking_number,
+        "town": r.town.slug,
+        "submitted_at": r.submitted_at,
+        "source": r.source,
+        "latitude": r.latitude,
+        "longitude": r.longitude,
+        "address": r.address,
+        "description": r.description,
+        "seen": list(attributes.get("seen", [])),
+        "flowing_now": attributes.get("flowing_now", "unknown"),
+        "state": r.state,
+        "state_label": report_sel.report_state_label(r),
+        "status": r.status,
+        "status_label": r.get_status_display(),
+        "status_note": r.status_note,
+        "expected_at": r.expected_at,
+        "triaged_at": r.triaged_at,
+        "duplicate_of": _report_ref(r.duplicate_of),
+    }
+
+
+@router.get("/reports", response={200: ReportPage, 403: IddeErrorOut, 422: BadInputOut})
+def reports_list(request, filters: Query[ReportFilterIn]):
+    """Reports of suspected illicit discharges in the town, newest first, with their triage
+    state and public status (§ 267-5); `status` filters by the public status."""
+    user = _user(request)
+    town = _town(request, filters.town)
+    policy.require(user, "report.view", town=town)
+    _choice("status", filters.status, Report.Status.values)
+    _choice("state", filters.state, [s.value for s in ReportState])
+    qs = report_sel.report_list_visible_to(user, town=town, status=filters.status or None)
+    if filters.state:
+        qs = qs.filter(state=filters.state)
+    qs = qs.select_related("duplicate_of")
+    return _page(qs, filters.limit, filters.offset, _report_out)
+
+
+@router.get("/reports/{report_id}", response={200: ReportDetailOut, 404: IddeErrorOut})
+def report_detail(request, report_id: int):
+    """One report with its contact details, possible duplicates near in place and time, the
+    reports marked duplicates of it and the investigations it led to."""
+    user = _user(request)
+    report = report_sel.report_get(user, report_id)
+    policy.require(user, "report.view", obj=report)
+    nearby = [
+        {
+            "id": n.report.pk,
+            "tracking_number": n.report.tracking_number,
+            "metres": round(n.metres, 1) if n.metres is not None else None,
+            "days_apart": round(n.days_apart, 2),
+            "status": n.report.status,
+            "state": n.report.state,
+        }
+        for n in report_sel.report_list_nearby(report)
+    ]
+    duplicates = Report.objects.filter(duplicate_of=report).order_by("submitted_at", "pk")
+    return {
+        **_report_out(report),
+        "contact_name": report.contact_name,
+        "contact_email": report.contact_email,
+        "contact_phone": report.contact_phone,
+        "open311_client": report.open311_client.name if report.open311_client_id else "",
+        "photo_url": reverse("idde:report_photo", args=[report.pk]) if report.photo else None,
+        "photo_sha256": report.photo_sha256,
+        "media_url": report.media_url,
+        "duplicates": [_report_ref(d) for d in duplicates],
+        "possible_duplicates": nearby,
+        "investigations": [
+            {"id": i.pk, "number": i.number, "state": i.state}
+            for i in report.investigations.order_by("-opened_on", "-pk")
+        ],
+    }
+
+
+# ------------------------------------------------------------------ investigations
+
+
+def _investigation_out(i) -> dict:
+    return {
+        "id": i.pk,
+        "number": i.number,
+        "town": i.town.slug,
+        "state": i.state,
+        "state_label": inv_sel.investigation_state_label(i),
+        "opened_on": i.opened_on,
+        "report": _report_ref(i.report),
+        "asset": i.asset.asset_id if i.asset_id else "",
+        "property_address": i.property_address,
+        "parcel_id": i.parcel_id,
+        "responsible_name": i.responsible_name,
+        "discharge_kind": i.discharge_kind,
+        "verdict": i.verdict,
+        "referred_on": i.referred_on,
+        "closed_on": i.closed_on,
+    }
+
+
+def _determination_out(d) -> dict:
+    details = d.details or {}
+    return {
+        "id": d.pk,
+        "as_of": d.as_of,
+        "kind": d.kind,
+        "conditions": d.conditions or {},
+        "outcome": d.outcome,
+        "citation": details.get("citation", "§ 267-7"),
+        "reasons": _reasons(d.reasons),
+        "unmet_conditions": details.get("unmet_conditions", []),
+        "unknown_conditions": details.get("unknown_conditions", []),
+        "required_actions": details.get("required_actions", []),
+        "parameters": d.parameters or [],
+        "made_at": d.made_at,
+        "made_by": d.made_by.get_username(),
+    }
+
+
+@router.get(
+    "/investigations", response={200: InvestigationPage, 403: IddeErrorOut, 422: BadInputOut}
+)
+def investigations_list(request, filters: Query[InvestigationFilterIn]):
+    """The Department's investigations in the town, newest first (§ 267-5)."""
+    user = _user(request)
+    town = _town(request, filters.town)
+    policy.require(user, "investigation.view", town=town)
+    _choice("state", filters.state, [s.value for s in InvestigationState])
+    qs = inv_sel.investigation_list_visible_to(user, town=town, state=filters.state or None)
+    return _page(qs, filters.limit, filters.offset, _investigation_out)
+
+
+def _investigation_detail(investigation) -> dict:
+    determinations = inv_sel.determination_list(investigation)
+    latest = determinations.first()
+    return {
+        **_investigation_out(investigation),
+        "responsible_address": investigation.responsible_address,
+        "responsible_email": investigation.responsible_email,
+        "source_tracing": investigation.source_tracing,
+        "conditions": investigation.conditions or {},
+        "discharge_eliminated": investigation.discharge_eliminated,
+        "closing_note": investigation.closing_note,
+        "latest_determination": _determination_out(latest) if latest else None,
+        "determinations": determinations.count(),
+        "steps": [
+            {
+                "name": s.name,
+                "label": s.label,
+                "citation": s.citation,
+                "blockers": _reason_objects(s.blockers),
+            }
+            for s in inv_sel.investigation_steps(investigation)
+        ],
+        "enforcement_url": inv_svc.enforcement_url(investigation),
+    }
+
+
+@router.get(
+    "/investigations/{investigation_id}", response={200: InvestigationDetailOut, 404: IddeErrorOut}
+)
+def investigation_detail(request, investigation_id: int):
+    """One investigation with the latest § 267-7 determination (outcome, reasons with their
+    sections, conditions unmet or unknown) and the steps open from its state."""
+    user = _user(request)
+    investigation = inv_sel.investigation_get(user, investigation_id)
+    policy.require(user, "investigation.view", obj=investigation)
+    return _investigation_detail(investigation)
+
+
+@router.post(
+    "/investigations/{investigation_id}/evaluations",
+    response={
+        201: DeterminationOut,
+        403: IddeErrorOut,
+        404: IddeErrorOut,
+        409: IddeRefusedOut,
+        422: BadInputOut,
+    },
+)
+def investigation_evaluate(request, investigation_id: int, payload: EvaluationIn):
+    """Evaluate the discharge against § 267-7 with the law engine, as the page does: the answer
+    is kept as made and moves the investigation (prohibited → awaiting referral, exempt →
+    closed, exempt_if → awaiting its conditions); 409 when the investigation's state does not
+    allow it."""
+    user = _user(request)
+    investigation = inv_sel.investigation_get(user, investigation_id)
+    policy.require(user, "investigation.evaluate", obj=investigation)
+    as_of = payload.as_of or timezone.localdate()
+    record = _law(
+        "as_of",
+        as_of.isoformat(),
+        lambda: inv_svc.investigation_evaluate(
+            investigation,
+            kind=payload.kind,
+            conditions=payload.conditions,
+            as_of=as_of,
+            actor=user,
+        ),
+    )
+    return Status(201, _determination_out(record))
+
+
+# ------------------------------------------------------------------ discharge permits
+
+
+def _permit_out(p) -> dict:
+    return {
+        "id": p.pk,
+        "number": p.number,
+        "town": p.town.slug,
+        "state": p.state,
+        "state_label": PERMIT_STATE_LABELS.get(DischargePermitState(p.state), p.state),
+        "property_address": p.property_address,
+        "applicant_name": p.applicant_name,
+        "intake_inside_structure": p.intake_inside_structure,
+        "applied_on": p.applied_on,
+        "first_discharge_on": p.first_discharge_on,
+        "issued_on": p.issued_on,
+        "refused_on": p.refused_on,
+        "inspection_planned_on": p.inspection_planned_on,
+        "inspected_on": p.inspected_on,
+        "inspection_passed": p.inspection_passed,
+    }
+
+
+@router.get("/discharge-permits", response={200: list[DischargePermitOut], 403: IddeErrorOut})
+def discharge_permits_list(request, town: str = ""):
+    """Sump pump discharge permits of the town, newest first (§ 267-7D(2)(g))."""
+    user = _user(request)
+    where = _town(request, town)
+    policy.require(user, "discharge_permit.manage", town=where)
+    return [_permit_out(p) for p in permit_sel.discharge_permit_list_visible_to(user, where)]
+
+
+@router.get(
+    "/discharge-permits/{permit_id}",
+    response={200: DischargePermitDetailOut, 404: IddeErrorOut, 422: BadInputOut},
+)
+def discharge_permit_detail(request, permit_id: int, on: dt.date | None = None):
+    """One permit, with what § 267-7 says of the property's pumped discharge on day `on`
+    (default today) from the facts the record holds."""
+    user = _user(request)
+    permit = permit_sel.discharge_permit_get(user, permit_id)
+    policy.require(user, "discharge_permit.manage", town=permit.town)
+    day = on or timezone.localdate()
+    det = _law("on", day.isoformat(), lambda: permit_sel.discharge_permit_evaluation(permit, day))
+    return {
+        **_permit_out(permit),
+        "applicant_email": permit.applicant_email,
+        "conditions": permit.conditions,
+        "refusal_reason": permit.refusal_reason,
+        "inspection_findings": permit.inspection_findings or {},
+        "inspection_notes": permit.inspection_notes,
+        "last_determination": _reasons((permit.determination or {}).get("reasons")),
+        "evaluation": {
+            "on": day,
+            "outcome": str(det.outcome),
+            "reasons": _reason_objects(det.reasons),
+            "unmet_conditions": det.details.get("unmet_conditions", []),
+            "unknown_conditions": det.details.get("unknown_conditions", []),
+        },
+        "steps": [{**s, "blockers": []} for s in permit_sel.discharge_permit_steps(permit)],
+        "document_url": (
+            reverse("idde:discharge_permit_document", args=[permit.pk]) if permit.document else None
+        ),
+    }
+
+
+# ------------------------------------------------------------------ notices
+
+
+def _notice_out(n) -> dict:
+    summary = notice_sel.notice_summary(n)
+    return {
+        "id": n.pk,
+        "town": n.town.slug,
+        "kind": n.kind,
+        "kind_label": n.get_kind_display(),
+        "citation": summary["citation"],
+        "property_address": n.property_address,
+        "person_name": n.person_name,
+        "received_at": n.received_at,
+        "planned_for": n.planned_for,
+        "approved": n.approved,
+        "awaiting_decision": summary["awaiting_decision"],
+        "outcome": summary["outcome"],
+        "reasons": _reasons(summary["reasons"]),
+        "unmet_conditions": summary["unmet"],
+        "unknown_conditions": summary["unknown"],
+    }
+
+
+@router.get("/notices", response={200: list[NoticeOut], 403: IddeErrorOut, 422: BadInputOut})
+def notices_list(request, town: str = "", kind: str = ""):
+    """Notices given to the Department before a discharge — dye tests, pool draining, advance
+    written approvals (§ 267-7D(2)(m), (k), (o)) — with the law's answer kept with each."""
+    user = _user(request)
+    where = _town(request, town)
+    policy.require(user, "discharge_notice.record", town=where)
+    _choice("kind", kind, DischargeNotice.Kind.values)
+    return [_notice_out(n) for n in notice_sel.notice_list_visible_to(user, where, kind or None)]
+
+
+# ------------------------------------------------------------------ spills
+
+
+def _spill_state(s) -> spill_machine.SpillState:
+    return spill_machine.spill_state(s.contained_on, s.closed_on)
+
+
+def _spill_out(s, now: dt.datetime) -> dict:
+    return {
+        "id": s.pk,
+        "number": s.number,
+        "town": s.town.slug,
+        "facility": s.facility,
+        "facility_address": s.facility_address,
+        "commercial_or_industrial": s.commercial_or_industrial,
+        "material": s.material,
+        "material_label": s.get_material_display(),
+        "discovered_at": s.discovered_at,
+        "state": _spill_state(s).value,
+        "state_label": spill_machine.STATE_LABELS[_spill_state(s)],
+        "fire_police_notified_at": s.fire_police_notified_at,
+        "department_notified_at": s.department_notified_at,
+        "written_confirmation_on": s.written_confirmation_on,
+        "records_kept_until": s.records_kept_until,
+        "contained_on": s.contained_on,
+        "closed_on": s.closed_on,
+        "late": spill_sel.spill_late_flags(s, now=now),
+    }
+
+
+def _spill_detail(s) -> dict:
+    now = timezone.now()
+    state = _spill_state(s)
+    facts = spill_svc.spill_facts(s)
+    return {
+        **_spill_out(s, now),
+        "description": s.description,
+        "containment_note": s.containment_note,
+        "prevention_steps": s.prevention_steps,
+        "closing_note": s.closing_note,
+        "notices_never_given": list(s.notices_never_given or []),
+        "clocks": [
+            {
+                "key": r.key,
+                "label": r.label,
+                "due": r.due,
+                "raw_due": r.raw_due,
+                "moved_because": r.moved_because,
+                "citation": r.citation,
+                "explanation": r.explanation,
+                "done": r.done,
+                "status": r.status,
+                "flag": r.flag,
+            }
+            for r in spill_sel.spill_clock_rows(s, now=now)
+        ],
+        "reasons": _reason_objects(spill_svc.spill_law(s).reasons),
+        "steps": [
+            {
+                "name": t.name,
+                "label": t.label,
+                "citation": t.citation,
+                "blockers": _reason_objects(
+                    spill_machine.blockers(t.name, state, facts) if t.name == "close" else []
+                ),
+            }
+            for t in spill_machine.available(state)
+        ],
+    }
+
+
+@router.get("/spills", response={200: list[SpillOut], 403: IddeErrorOut})
+def spills_list(request, town: str = ""):
+    """Releases reported under § 267-9, newest first, each with any late notice flagged."""
+    user = _user(request)
+    where = _town(request, town)
+    policy.require(user, "spill.manage", town=where)
+    now = timezone.now()
+    return [_spill_out(s, now) for s in spill_sel.spill_list_visible_to(user, where)]
+
+
+@router.post("/spills", response={201: SpillDetailOut, 403: IddeErrorOut, 422: BadInputOut})
+def spill_report(request, payload: SpillIn, town: str = ""):
+    """Record a release; its § 267-9 clocks start at the time it was discovered."""
+    user = _user(request)
+    where = _town(request, town)
+    policy.require(user, "spill.manage", town=where)
+    discovered_at = _aware(payload.discovered_at)
+    spill = _law(
+        "discovered_at",
+        discovered_at.isoformat(),
+        lambda: spill_svc.spill_report(
+            town=where,
+            facility=payload.facility,
+            facility_address=payload.facility_address,
+            commercial_or_industrial=payload.commercial_or_industrial,
+            material=payload.material,
+            discovered_at=discovered_at,
+            description=payload.description,
+            actor=user,
+        ),
+    )
+    return Status(201, _spill_detail(spill_sel.spill_get(user, spill.pk)))
+
+
+@router.get("/spills/{spill_id}", response={200: SpillDetailOut, 404: IddeErrorOut})
+def spill_detail(request, spill_id: int):
+    """One release with every § 267-9 clock from the law engine (due, raw date, why it moved,
+    section, explanation) beside what was done, and the steps open from its state."""
+    user = _user(request)
+    spill = spill_sel.spill_get(user, spill_id)
+    policy.require(user, "spill.manage", town=spill.town)
+    return _spill_detail(spill)
+
+
+@router.post(
+    "/spills/{spill_id}/containment",
+    response={
+        200: SpillDetailOut,
+        403: IddeErrorOut,
+        404: IddeErrorOut,
+        409: IddeRefusedOut,
+        422: BadInputOut,
+    },
+)
+def spill_contain(request, spill_id: int, payload: ContainmentIn):
+    """Record the containment and clean-up of the release (§ 267-9)."""
+    user = _user(request)
+    spill = spill_sel.spill_get(user, spill_id)
+    policy.require(user, "spill.manage", town=spill.town)
+    spill_svc.spill_containment_record(
+        spill, contained_on=payload.contained_on, note=payload.note, actor=user
+    )
+    return _spill_detail(spill_sel.spill_get(user, spill_id))
+
+
+@router.post(
+    "/spills/{spill_id}/close",
+    response={
+        200: SpillDetailOut,
+        403: IddeErrorOut,
+        404: IddeErrorOut,
+        409: IddeRefusedOut,
+        422: BadInputOut,
+    },
+)
+def spill_close(request, spill_id: int, payload: SpillCloseIn):
+    """Close a contained release's record: every notice owed recorded or named as never given,
+    a commercial or industrial facility's steps against a recurrence on record (§ 267-9)."""
+    user = _user(request)
+    spill = spill_sel.spill_get(user, spill_id)
+    policy.require(user, "spill.manage", town=spill.town)
+    spill_svc.spill_close(spill, actor=user, **payload.dict())
+    return _spill_detail(spill_sel.spill_get(user, spill_id))
+
+
+# ------------------------------------------------------------------ emergency suspensions
+
+
+def _suspension_out(s) -> dict:
+    return {
+        "id": s.pk,
+        "number": suspension_svc.suspension_number(s),
+        "town": s.town.slug,
+        "property_address": s.property_address,
+        "person_name": s.person_name,
+        "ordered_at": s.ordered_at,
+        "status": suspension_sel.suspension_status(s),
+        "investigation_id": s.investigation_id,
+        "complied": s.complied,
+        "reinstated_at": s.reinstated_at,
+    }
+
+
+def _suspension_detail(s) -> dict:
+    return {
+        **_suspension_out(s),
+        "imminent_risk_finding": s.imminent_risk_finding,
+        "ordered_by": s.ordered_by.get_username(),
+        "reasons": _reasons((s.determination or {}).get("reasons")),
+        "steps_taken": s.steps_taken,
+        "steps_recorded_at": s.steps_recorded_at,
+        "steps_reasons": _reasons((s.steps_determination or {}).get("reasons")),
+        "reinstatement_note": s.reinstatement_note,
+        "document_url": (reverse("idde:suspension_document", args=[s.pk]) if s.document else None),
+    }
+
+
+@router.get("/suspensions", response={200: list[SuspensionOut], 403: IddeErrorOut})
+def suspensions_list(request, town: str = ""):
+    """Emergency suspensions of storm drain access in the town, newest first (§ 267-8)."""
+    user = _user(request)
+    where = _town(request, town)
+    policy.require(user, "suspension.view", town=where)
+    return [_suspension_out(s) for s in suspension_sel.suspension_list_visible_to(user, where)]
+
+
+@router.post(
+    "/suspensions",
+    response={201: SuspensionDetailOut, 403: IddeErrorOut, 409: IddeRefusedOut, 422: BadInputOut},
+)
+def suspension_order(request, payload: SuspensionIn, town: str = ""):
+    """The DPW Director's order, made only when `may_suspend_access` allows it (409 with the
+    law's reasons otherwise); the order PDF is filed with it."""
+    user = _user(request)
+    where = _town(request, town)
+    policy.require(user, "suspension.order", town=where)
+    investigation = None
+    if payload.investigation_id is not None:
+        investigation = (
+            inv_sel.investigation_list_visible_to(user, town=where)
+            .filter(pk=payload.investigation_id)
+            .first()
+        )
+        if investigation is None:
+            raise InputError(
+                "investigation_id", payload.investigation_id, "no such investigation in this town"
+            )
+    ordered_at = _aware(payload.ordered_at)
+    s = _law(
+        "ordered_at",
+        ordered_at.isoformat(),
+        lambda: suspension_svc.suspension_order(
+            town=where,
+            property_address=payload.property_address,
+            person_name=payload.person_name,
+            ordered_at=ordered_at,
+            discharge_actual_or_threatened=payload.discharge_actual_or_threatened,
+            imminent_risk=payload.imminent_risk,
+            suspension_necessary=payload.suspension_necessary,
+            finding=payload.finding,
+            investigation=investigation,
+            actor=user,
+        ),
+    )
+    return Status(201, _suspension_detail(suspension_sel.suspension_get(user, s.pk)))
+
+
+@router.get("/suspensions/{suspension_id}", response={200: SuspensionDetailOut, 404: IddeErrorOut})
+def suspension_detail(request, suspension_id: int):
+    """One suspension: the order and its finding with the law's reasons, compliance, the steps
+    taken when it was ignored, reinstatement."""
+    user = _user(request)
+    s = suspension_sel.suspension_get(user, suspension_id)
+    policy.require(user, "suspension.view", town=s.town)
+    return _suspension_detail(s)
+
+
+@router.post(
+    "/suspensions/{suspension_id}/compliance",
+    response={200: SuspensionDetailOut, 403: IddeErrorOut, 404: IddeErrorOut, 422: BadInputOut},
+)
+def suspension_compliance(request, suspension_id: int, payload: ComplianceIn):
+    """Record whether the order was obeyed and, if not, the steps the agency took (§ 267-8)."""
+    user = _user(request)
+    s = suspension_sel.suspension_get(user, suspension_id)
+    policy.require(user, "suspension.order", town=s.town)
+    recorded_at = _aware(payload.recorded_at)
+    _law(
+        "recorded_at",
+        recorded_at.isoformat(),
+        lambda: suspension_svc.suspension_compliance_record(
+            s,
+            complied=payload.complied,
+            recorded_at=recorded_at,
+            steps_taken=payload.steps_taken,
+            actor=user,
+        ),
+    )
+    return _suspension_detail(suspension_sel.suspension_get(user, suspension_id))
+
+
+@router.post(
+    "/suspensions/{suspension_id}/reinstatement",
+    response={200: SuspensionDetailOut, 403: IddeErrorOut, 404: IddeErrorOut, 422: BadInputOut},
+)
+def suspension_reinstate(request, suspension_id: int, payload: ReinstatementIn):
+    """Give storm drain access back once the risk has passed (§ 267-8)."""
+    user = _user(request)
+    s = suspension_sel.suspension_get(user, suspension_id)
+    policy.require(user, "suspension.order", town=s.town)
+    suspension_svc.suspension_reinstate(
+        s, reinstated_at=_aware(payload.reinstated_at), note=payload.note, actor=user
+    )
+    return _suspension_detail(suspension_sel.suspension_get(user, suspension_id))
