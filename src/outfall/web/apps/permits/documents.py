@@ -10,11 +10,25 @@ from __future__ import annotations
 import hashlib
 
 from django.core.files.base import ContentFile
-from django.template import Context, Template
+from django.template import Context, Engine, Template, engines
 from django.template.loader import get_template
 from django.utils import timezone
 
 from outfall.web.apps.permits.models import Application, DocumentTemplate, GeneratedDocument
+
+
+def town_template_engine() -> Engine:
+    """The engine a town's own template runs in: the project's built-in tags and filters, no
+    tag libraries to load, autoescaping on, debug on so errors carry their line."""
+    project = engines["django"].engine
+    extra = [b for b in project.builtins if b not in Engine.default_builtins]
+    return Engine(
+        debug=True,
+        autoescape=True,
+        builtins=extra,
+        libraries={},
+        string_if_invalid=project.string_if_invalid,
+    )
 
 
 def document_html(application: Application, kind: str, context: dict) -> str:
@@ -23,7 +37,7 @@ def document_html(application: Application, kind: str, context: dict) -> str:
     ctx.update(context)
     custom = DocumentTemplate.objects.filter(town=application.town, kind=kind).first()
     body = (
-        Template(custom.body).render(Context(ctx))
+        Template(custom.body, engine=town_template_engine()).render(Context(ctx))
         if custom
         else get_template(f"permits/documents/{kind}.html").render(ctx)
     )

@@ -16,14 +16,14 @@ import re
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.template import Context, Engine, Template, TemplateSyntaxError, engines
+from django.template import Context, Engine, Template, TemplateSyntaxError
 from django.template.base import Lexer, TokenType
 from django.template.loader import get_template
 from django.utils.html import strip_tags
 
 from outfall.kernel.errors import InputError
 from outfall.web.apps.audit.services import audit_record
-from outfall.web.apps.permits.documents import render_pdf
+from outfall.web.apps.permits.documents import render_pdf, town_template_engine
 from outfall.web.apps.permits.models import Application, DocumentTemplate
 from outfall.web.apps.permits.policy import require
 from outfall.web.apps.permits.selectors.templates_admin import (
@@ -69,17 +69,8 @@ def _kind(kind: str) -> DocumentKind:
 
 @functools.cache
 def _engine() -> Engine:
-    """The project's engine without tag libraries to load, in debug mode so errors carry their
-    line, autoescaping on."""
-    project = engines["django"].engine
-    extra = [b for b in project.builtins if b not in Engine.default_builtins]
-    return Engine(
-        debug=True,
-        autoescape=True,
-        builtins=extra,
-        libraries={},
-        string_if_invalid=project.string_if_invalid,
-    )
+    """The engine a town's template runs in (the one documents.py renders it with)."""
+    return town_template_engine()
 
 
 def _line_of(exc: Exception) -> int | None:
