@@ -39,12 +39,12 @@ class ReasonOut(Schema):
     text: str
 
 
-class RefusedOut(Schema):
+class EnforcementRefusedOut(Schema):
     detail: str
     reasons: list[ReasonOut]
 
 
-class StepOut(Schema):
+class EnforcementStepOut(Schema):
     name: str
     label: str
     citation: str
@@ -75,7 +75,7 @@ class CaseDetailOut(CaseOut):
     violator_address: str
     owner_address: str
     description: str
-    steps: list[StepOut]
+    steps: list[EnforcementStepOut]
 
 
 class CaseIn(Schema):
@@ -311,7 +311,13 @@ def case_orders(request, case_id: int):
 
 @router.post(
     "/cases/{case_id}/orders",
-    response={201: OrderOut, 403: ErrorOut, 404: ErrorOut, 409: RefusedOut, 422: ErrorOut},
+    response={
+        201: OrderOut,
+        403: ErrorOut,
+        404: ErrorOut,
+        409: EnforcementRefusedOut,
+        422: ErrorOut,
+    },
 )
 def case_order_issue(request, case_id: int, payload: OrderIn):
     """Issue a notice of violation or an order (§ 267-10C; § 267-25B); one requiring abatement
@@ -323,7 +329,7 @@ def case_order_issue(request, case_id: int, payload: OrderIn):
 
 @router.post(
     "/cases/{case_id}/escalate",
-    response={200: CaseDetailOut, 403: ErrorOut, 404: ErrorOut, 409: RefusedOut},
+    response={200: CaseDetailOut, 403: ErrorOut, 404: ErrorOut, 409: EnforcementRefusedOut},
 )
 def case_escalate(request, case_id: int):
     """Escalate a case whose order deadline passed unmet; 409 when there is none."""
@@ -390,7 +396,13 @@ def case_costs(request, case_id: int, on: dt.date | None = None):
 
 @router.post(
     "/cases/{case_id}/payments",
-    response={201: CostsOut, 403: ErrorOut, 404: ErrorOut, 409: RefusedOut, 422: ErrorOut},
+    response={
+        201: CostsOut,
+        403: ErrorOut,
+        404: ErrorOut,
+        409: EnforcementRefusedOut,
+        422: ErrorOut,
+    },
 )
 def case_payment(request, case_id: int, payload: PaymentIn):
     """Record a payment on the costs or on a ticket's fine."""
@@ -451,7 +463,13 @@ def case_offences_record(request, case_id: int, payload: OffencesIn):
 
 @router.post(
     "/cases/{case_id}/offences/{offence_id}/ticket",
-    response={201: OffenceOut, 403: ErrorOut, 404: ErrorOut, 409: RefusedOut, 422: ErrorOut},
+    response={
+        201: OffenceOut,
+        403: ErrorOut,
+        404: ErrorOut,
+        409: EnforcementRefusedOut,
+        422: ErrorOut,
+    },
 )
 def offence_ticket(request, case_id: int, offence_id: int, payload: TicketIn):
     """The DPW Director's noncriminal ticket (MGL c. 40 § 21D; § 267-10E, § 267-25D); 409 where
