@@ -44,6 +44,12 @@ class Application(models.Model):
     critical_area = models.BooleanField(default=False)
     luhppl = models.BooleanField(default=False)
     discharges_to_wetlands = models.BooleanField(default=False)
+    exemption_facts = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="the § 267-16B exemptions claimed, their conditions, and § 267-16A routine "
+        "maintenance, as the applicant stated them",
+    )
 
     law_date = models.DateField(help_text="the date whose law governs this case")
     state = models.CharField(

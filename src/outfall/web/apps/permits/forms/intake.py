@@ -11,6 +11,7 @@ from decimal import Decimal
 from django import forms
 
 from outfall.kernel.errors import InputError
+from outfall.law.s267_16_applicability import EXEMPTIONS
 from outfall.web.apps.permits.models import Application, Fee, Upload
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
@@ -121,12 +122,93 @@ class ApplicationDetailsForm(forms.Form):
         label="New conveyances discharge to wetlands or waters (§ 267-19B(1))", required=False
     )
 
+    exemptions = forms.MultipleChoiceField(
+        label="Exemptions you claim",
+        choices=[(e.name, f"{e.citation}: {e.title}") for e in EXEMPTIONS.values()],
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        help_text="An exemption applies only when every one of its conditions below is shown.",
+    )
+    routine_maintenance = forms.BooleanField(
+        label="The work is routine maintenance keeping the original line and grade, hydraulic "
+        "capacity or purpose of the site (§ 267-16A)",
+        required=False,
+    )
+    agricultural_use_310_cmr_10_04 = forms.BooleanField(
+        label="The land is in agricultural use as 310 CMR 10.04 defines it (§ 267-16B(1))",
+        required=False,
+    )
+    normal_agricultural_maintenance_or_improvement = forms.BooleanField(
+        label="The work is normal maintenance or improvement of that land (§ 267-16B(1))",
+        required=False,
+    )
+    single_family_dwelling = forms.BooleanField(
+        label="The landscaping belongs to a single-family dwelling (§ 267-16B(2))",
+        required=False,
+    )
+    existing_landscaping_maintenance_only = forms.BooleanField(
+        label="The work only keeps up existing landscaping, gardens or lawn (§ 267-16B(2))",
+        required=False,
+    )
+    terrain_drainage_change = forms.ChoiceField(
+        label="How much the work changes existing terrain or drainage patterns (§ 267-16B(3), (4))",
+        choices=[
+            ("unknown", "Not known"),
+            ("none", "No change"),
+            ("minor", "A minor change"),
+            ("substantial", "A substantial change"),
+        ],
+        required=False,
+        initial="unknown",
+    )
+    utility_includes_drainage = forms.BooleanField(
+        label="The utility work includes drainage (§ 267-16B(4))", required=False
+    )
+    wholly_within_wetlands_jurisdiction = forms.BooleanField(
+        label="The discharges lie wholly within Wetlands Protection Act jurisdiction "
+        "(§ 267-16B(5))",
+        required=False,
+    )
+    order_of_conditions_shows_policy_compliance = forms.BooleanField(
+        label="The Conservation Commission's order of conditions shows compliance with the "
+        "Massachusetts Stormwater Management Policy (§ 267-16B(5))",
+        required=False,
+    )
+
+    EXEMPTION_FIELDS = (
+        "exemptions",
+        "routine_maintenance",
+        "agricultural_use_310_cmr_10_04",
+        "normal_agricultural_maintenance_or_improvement",
+        "single_family_dwelling",
+        "existing_landscaping_maintenance_only",
+        "terrain_drainage_change",
+        "utility_includes_drainage",
+        "wholly_within_wetlands_jurisdiction",
+        "order_of_conditions_shows_policy_compliance",
+    )
+
+    def fieldsets(self) -> list[tuple[str, str, list]]:
+        """The questions in groups: legend, an introduction, and the bound fields."""
+        visible = {f.name: f for f in self.visible_fields()}
+        return [
+            ("", "", [f for n, f in visible.items() if n not in self.EXEMPTION_FIELDS]),
+            (
+                "Exemptions (§ 267-16B)",
+                "Optional. Answer only if you claim the work is routine maintenance or exempt.",
+                [visible[n] for n in self.EXEMPTION_FIELDS],
+            ),
+        ]
+
     def clean_owners(self) -> list[str]:
         return _lines(self.cleaned_data["owners"])
 
     def service_data(self) -> dict:
         data = dict(self.cleaned_data)
         data["applicant_is_owner"] = data.pop("applicant_role") == "owner"
+        facts = {name: data.pop(name) for name in self.EXEMPTION_FIELDS}
+        facts["terrain_drainage_change"] = facts["terrain_drainage_change"] or "unknown"
+        data["exemption_facts"] = facts
         return data
 
     @staticmethod
@@ -150,6 +232,7 @@ class ApplicationDetailsForm(forms.Form):
             "critical_area": a.critical_area,
             "luhppl": a.luhppl,
             "discharges_to_wetlands": a.discharges_to_wetlands,
+            **(a.exemption_facts or {}),
         }
 
 

@@ -216,10 +216,49 @@ DETAIL_FIELDS = (
 )
 
 
+EXEMPTION_CONDITION_FACTS = (
+    "routine_maintenance",
+    "agricultural_use_310_cmr_10_04",
+    "normal_agricultural_maintenance_or_improvement",
+    "single_family_dwelling",
+    "existing_landscaping_maintenance_only",
+    "utility_includes_drainage",
+    "wholly_within_wetlands_jurisdiction",
+    "order_of_conditions_shows_policy_compliance",
+)
+
+
+def exemption_facts_clean(facts: dict[str, Any] | None) -> dict[str, Any]:
+    """The § 267-16A routine-maintenance answer and the § 267-16B claims with their conditions,
+    in the shape stored on the application; a key or value the law does not know is refused."""
+    facts = dict(facts or {})
+    known = {"exemptions", "terrain_drainage_change", *EXEMPTION_CONDITION_FACTS}
+    unknown = sorted(set(facts) - known)
+    if unknown:
+        raise InputError(
+            "exemption_facts", ", ".join(unknown), "not a question of § 267-16B", "§ 267-16B"
+        )
+    claims = facts.get("exemptions") or []
+    if isinstance(claims, str) or not isinstance(claims, list | tuple):
+        raise InputError("exemptions", claims, "give a list of exemption names", "§ 267-16B")
+    clean: dict[str, Any] = {"exemptions": list(dict.fromkeys(claims))}
+    for name in EXEMPTION_CONDITION_FACTS:
+        value = facts.get(name, False)
+        if not isinstance(value, bool):
+            raise InputError(name, value, "answer yes or no", "§ 267-16B")
+        clean[name] = value
+    clean["terrain_drainage_change"] = facts.get("terrain_drainage_change") or "unknown"
+    return clean
+
+
 def project_facts_for(application: Application) -> s267_16_applicability.ProjectFacts:
-    """The § 267-16 / § 267-19B facts the applicant stated on the application."""
+    """The § 267-16 / § 267-19B facts the applicant stated on the application, including the
+    § 267-16B exemptions claimed and § 267-16A routine maintenance."""
     a = application
+    stated = exemption_facts_clean(a.exemption_facts)
     return s267_16_applicability.ProjectFacts(
+        exemptions=tuple(stated.pop("exemptions")),
+        **stated,
         disturbance_acres=float(a.disturbance_acres),
         common_plan_acres=None if a.common_plan_acres is None else float(a.common_plan_acres),
         previously_developed=a.previously_developed,
@@ -267,6 +306,11 @@ def _apply_details(application: Application, data: dict[str, Any], actor) -> lis
             if getattr(application, name) != value:
                 changed.append(name)
             setattr(application, name, value)
+    if "exemption_facts" in data:
+        stated = exemption_facts_clean(data["exemption_facts"])
+        if exemption_facts_clean(application.exemption_facts) != stated:
+            changed.append("exemption_facts")
+        application.exemption_facts = stated
     if data.get("applicant_is_owner", True):
         application.agent_name = ""
     if application.owners != owners:
