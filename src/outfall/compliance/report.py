@@ -133,10 +133,11 @@ def review_html(review: SiteReview) -> str:
 
 
 def review_pdf(review: SiteReview) -> bytes:
-    """The same report rendered to PDF by WeasyPrint (US Letter, numbered pages)."""
-    import weasyprint
+    """The same report rendered to PDF by WeasyPrint (US Letter, numbered pages), through the
+    one renderer whose fetcher reads nothing outside the report and the package's files."""
+    from outfall.compliance.pdf import render_pdf
 
-    return weasyprint.HTML(string=review_html(review)).write_pdf(pdf_tags=True)
+    return render_pdf(review_html(review))
 
 
 # ---------------------------------------------------------------- small helpers

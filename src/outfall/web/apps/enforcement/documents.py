@@ -1,9 +1,10 @@
 """Enforcement PDFs: notice of violation, order, cost notice, lien request, ticket.
 
-The body is the town's own template when it keeps one (permits.DocumentTemplate of kind
-`enforcement_<kind>`), else `enforcement/documents/<kind>.html`; the letterhead names the
-Department (Article I) or the Planning Board (Article II). WeasyPrint renders it and the PDF is
-filed as an EnforcementDocument, so what was sent is what stays on file.
+The body is the project's `enforcement/documents/<kind>.html` (towns cannot edit these kinds: a
+town-editable kind needs an allowlisted plain context, as `permits.document_context` gives the
+permit documents); the letterhead names the Department (Article I) or the Planning Board
+(Article II). The one renderer of `compliance.pdf` makes the PDF, filed as an
+EnforcementDocument, so what was sent is what stays on file.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 import hashlib
 
 from django.core.files.base import ContentFile
-from django.template import Context, Template
 from django.template.loader import get_template
 from django.utils import timezone
 
@@ -22,7 +22,6 @@ from outfall.web.apps.enforcement.models import (
     EnforcementDocument,
 )
 from outfall.web.apps.permits.documents import render_pdf
-from outfall.web.apps.permits.models import DocumentTemplate
 
 KINDS = DOCUMENT_KIND_LABELS
 
@@ -32,7 +31,7 @@ def issuing_body(case: EnforcementCase) -> str:
 
 
 def document_html(case: EnforcementCase, kind: str, context: dict) -> str:
-    """The document's HTML: the town's own template if it has one, else the default."""
+    """The document's HTML from the project's template of that kind."""
     ctx = {
         "case": case,
         "town": case.town,
@@ -42,12 +41,7 @@ def document_html(case: EnforcementCase, kind: str, context: dict) -> str:
         "title": KINDS[kind],
     }
     ctx.update(context)
-    custom = DocumentTemplate.objects.filter(town=case.town, kind=f"enforcement_{kind}").first()
-    body = (
-        Template(custom.body).render(Context(ctx))
-        if custom
-        else get_template(f"enforcement/documents/{kind}.html").render(ctx)
-    )
+    body = get_template(f"enforcement/documents/{kind}.html").render(ctx)
     return get_template("enforcement/documents/_page.html").render({**ctx, "body": body})
 
 

@@ -19,6 +19,13 @@ from django.template.loader import get_template
 from django.utils import timezone
 
 from outfall.law import s267_21_surety
+from outfall.web.apps.permits.document_context import (
+    COMMON_VARIABLES,
+    DOCUMENT_KINDS,
+    DocumentKind,
+    Variable,
+    document_kind_get,
+)
 from outfall.web.apps.permits.models import Application, DocumentTemplate
 from outfall.web.apps.permits.selectors.construction import (
     certificate_readiness,
@@ -33,177 +40,13 @@ from outfall.web.apps.permits.selectors.hearing import (
 from outfall.web.apps.permits.selectors.visibility import application_list_visible_to
 from outfall.web.apps.permits.services.hearing import DECISION_STEPS, INACTION
 
-Kind = DocumentTemplate.Kind
-
-
-@dataclass(frozen=True)
-class Variable:
-    """One name a document template may use, what it holds, and the attributes worth knowing."""
-
-    name: str
-    what: str
-    attributes: str = ""
-
-
-@dataclass(frozen=True)
-class DocumentKind:
-    """A kind of generated document, the section it serves and the variables it receives."""
-
-    kind: str
-    label: str
-    section: str
-    variables: tuple[Variable, ...]
-
-    @property
-    def all_variables(self) -> tuple[Variable, ...]:
-        return COMMON_VARIABLES + self.variables
-
-
-COMMON_VARIABLES = (
-    Variable(
-        "application",
-        "the case",
-        "number, title, site_address, parcel_id, description, owner_name, owner_address, "
-        "applicant_is_owner, agent_name, engineer_name, submitted_on, complete_on, "
-        "construction_started_on, construction_completed_on, law_date",
-    ),
-    Variable("town", "the town", "name, planning_board_address, registry_of_deeds, newspaper"),
-    Variable("today", "the date the document is produced (a date)"),
-)
-_HEARING = Variable(
-    "hearing",
-    "the public hearing",
-    "scheduled_for, location, newspaper, notice_published_on, notice_posted_on, "
-    "abutters_mailed_on, opened_on, closed_on",
-)
-_HEARING_AT = Variable("hearing_at", "the hearing's date and time in the town's time zone")
-_NOTICE_BY = Variable(
-    "notice_by",
-    "the last day to publish, post and mail the notice, or nothing before completeness",
-    "due, raw_due (before moving off a weekend or holiday), citation, explanation, moved_because",
-)
-_REASONS = Variable("reasons", "the law's reasons for the step (a list)", "each: citation, text")
-_PERMIT = Variable(
-    "permit", "the permit, once issued (else nothing)", "number, issued_on, conditions"
-)
-
-DOCUMENT_KINDS: dict[str, DocumentKind] = {
-    d.kind: d
-    for d in (
-        DocumentKind(
-            Kind.HEARING_NOTICE.value,
-            Kind.HEARING_NOTICE.label,
-            "§ 267-18E",
-            (_HEARING, _HEARING_AT, _NOTICE_BY),
-        ),
-        DocumentKind(
-            Kind.ABUTTER_LETTER.value,
-            Kind.ABUTTER_LETTER.label,
-            "§ 267-18E",
-            (
-                _HEARING,
-                _HEARING_AT,
-                _NOTICE_BY,
-                Variable(
-                    "abutters",
-                    "the certified abutters (a list; one letter each)",
-                    "each: name, mailing_address, parcel_id",
-                ),
-            ),
-        ),
-        DocumentKind(
-            Kind.INCOMPLETENESS_NOTICE.value,
-            Kind.INCOMPLETENESS_NOTICE.label,
-            "§ 267-18A",
-            (
-                Variable(
-                    "missing",
-                    "what is missing (a list)",
-                    "each: key, label, citation, detail, blocking",
-                ),
-                Variable(
-                    "review",
-                    "the completeness review",
-                    "reviewed_on, notes, reviewed_by (get_full_name, username)",
-                ),
-                Variable("notes", "the reviewer's notes (text)"),
-            ),
-        ),
-        DocumentKind(
-            Kind.DECISION.value,
-            Kind.DECISION.label,
-            "§ 267-18F",
-            (
-                Variable(
-                    "decision",
-                    "the Board's written decision (nothing after approval by failure to act)",
-                    "kind, get_kind_display, voted_on, votes_for, votes_against, findings, "
-                    "conditions, filed_with_town_clerk_on",
-                ),
-                _PERMIT,
-                Variable(
-                    "hearing",
-                    "the public hearing (or nothing)",
-                    "location, opened_on, closed_on",
-                ),
-                Variable(
-                    "waivers",
-                    "the waivers voted at the close of the hearing (a list)",
-                    "each: requirement, reasons, granted, voted_on",
-                ),
-                Variable(
-                    "constructive",
-                    "the Town Clerk's certification of approval by failure to act (or nothing)",
-                    "certified_on, deadline_missed",
-                ),
-                Variable("citation", "the section the decision rests on, e.g. § 267-18F(2)"),
-            ),
-        ),
-        DocumentKind(
-            Kind.CERTIFICATE.value,
-            Kind.CERTIFICATE.label,
-            "§ 267-24",
-            (
-                Variable("certificate", "the certificate", "issued_on, issued_by"),
-                Variable("final_inspection", "the passed final inspection", "done_on, findings"),
-                Variable(
-                    "as_built",
-                    "the accepted as-built drawings",
-                    "received_on, engineer_name, pe_license, deviations",
-                ),
-                Variable(
-                    "easements",
-                    "the recorded easements (a list)",
-                    "each: purpose, location, recorded_on, book, page",
-                ),
-                _REASONS,
-                _PERMIT,
-            ),
-        ),
-        DocumentKind(
-            Kind.SURETY_RELEASE.value,
-            Kind.SURETY_RELEASE.label,
-            "§ 267-21",
-            (
-                Variable(
-                    "surety",
-                    "the security posted",
-                    "form, get_form_display, amount, posted_on, instrument_reference",
-                ),
-                Variable(
-                    "release", "this release", "kind (partial or full), amount, released_on, phase"
-                ),
-                Variable("held_before", "the amount held before this release (dollars)"),
-                Variable("held_after", "the amount still held after it (dollars)"),
-                _REASONS,
-            ),
-        ),
-    )
-}
-
-
-def document_kind_get(kind: str) -> DocumentKind | None:
-    return DOCUMENT_KINDS.get(kind)
+__all__ = [
+    "COMMON_VARIABLES",
+    "DOCUMENT_KINDS",
+    "DocumentKind",
+    "Variable",
+    "document_kind_get",
+]
 
 
 def document_template_default_body(kind: str) -> str:

@@ -1,29 +1,28 @@
 """Writes for the town's own document templates: check, preview, save and revert.
 
 A town's template is rendered by Django's template engine from the database, so before it is
-saved (or previewed) it must compile, must not reach outside itself (`{% load %}`,
-`{% include %}`, `{% extends %}`, `{% debug %}`, `{% ssi %}`), must not read secrets such as a
-password hash, and must render a document that says something. Every save and revert is audited
+saved (or previewed) it must pass the checks of `permits.documents` (no tag that reaches outside
+it, no secret, no HTML that would make the PDF renderer read a file or an address, plain values
+only) and must render a document that says something. Every save and revert is audited
 under the section the document serves (§ 267-18E notice and abutter letters, § 267-18A
 incompleteness, § 267-18F decision, § 267-24 certificate, § 267-21 surety release).
 """
 
 from __future__ import annotations
 
-import functools
-import html
-import re
-from dataclasses import dataclass
-
 from django.db import transaction
-from django.template import Context, Engine, Template, TemplateSyntaxError
-from django.template.base import Lexer, TokenType
-from django.template.loader import get_template
-from django.utils.html import strip_tags
 
 from outfall.kernel.errors import InputError
 from outfall.web.apps.audit.services import audit_record
-from outfall.web.apps.permits.documents import render_pdf, town_template_engine
+from outfall.web.apps.permits.documents import (
+    MAX_BODY_CHARS,
+    DocumentTemplateRefused,
+    TemplateProblem,
+    document_page,
+    render_pdf,
+    town_template_compile,
+    town_template_render,
+)
 from outfall.web.apps.permits.models import Application, DocumentTemplate
 from outfall.web.apps.permits.policy import require
 from outfall.web.apps.permits.selectors.templates_admin import (
@@ -33,31 +32,7 @@ from outfall.web.apps.permits.selectors.templates_admin import (
     document_context_sample,
 )
 
-FORBIDDEN_TAGS = ("load", "include", "extends", "debug", "ssi")
-SECRET_ATTRIBUTES = ("password", "token", "calendar_token", "secret")
-MAX_BODY_CHARS = 100_000
-_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.\w+)+")
-
-
-@dataclass(frozen=True)
-class TemplateProblem:
-    """Why a body is refused, and the line of the body it is on (None: the body as a whole)."""
-
-    line: int | None
-    why: str
-
-    @property
-    def where(self) -> str:
-        return f"line {self.line}" if self.line else "(whole template)"
-
-
-class DocumentTemplateRefused(InputError):
-    """A body refused on save or preview, with every problem found."""
-
-    def __init__(self, problems: list[TemplateProblem], citation: str | None = None):
-        self.problems = problems
-        first = problems[0]
-        super().__init__("body", first.where, first.why, citation)
+__all__ = ["MAX_BODY_CHARS", "DocumentTemplateRefused", "TemplateProblem"]
 
 
 def _kind(kind: str) -> DocumentKind:
@@ -67,83 +42,14 @@ def _kind(kind: str) -> DocumentKind:
     return found
 
 
-@functools.cache
-def _engine() -> Engine:
-    """The engine a town's template runs in (the one documents.py renders it with)."""
-    return town_template_engine()
-
-
-def _line_of(exc: Exception) -> int | None:
-    return (getattr(exc, "template_debug", None) or {}).get("line")
-
-
-def _unsafe_tokens(body: str) -> list[TemplateProblem]:
-    problems = []
-    for token in Lexer(body).tokenize():
-        if token.token_type == TokenType.BLOCK and token.contents.split():
-            tag = token.contents.split()[0]
-            if tag in FORBIDDEN_TAGS:
-                problems.append(
-                    TemplateProblem(
-                        token.lineno,
-                        f"the tag {{% {tag} %}} is not allowed in a town template (it reaches "
-                        "outside the template)",
-                    )
-                )
-        if token.token_type in (TokenType.BLOCK, TokenType.VAR):
-            for dotted in _DOTTED.findall(token.contents):
-                secret = next((p for p in dotted.split(".") if p in SECRET_ATTRIBUTES), None)
-                if secret:
-                    problems.append(
-                        TemplateProblem(
-                            token.lineno, f"{dotted} reads {secret!r}, which no document may show"
-                        )
-                    )
-    return problems
-
-
-def _render_body(template: Template, context: dict) -> str:
-    return template.render(Context(context, autoescape=True))
-
-
-def document_template_check(body: str, kind: str, town) -> Template:
+def document_template_check(body: str, kind: str, town):
     """The compiled template, or DocumentTemplateRefused naming each problem and its line:
-    a forbidden tag or secret, a syntax error, an error while rendering the sample, or a body
-    that renders an empty document."""
-    section = _kind(kind).section
-    if not body.strip():
-        raise DocumentTemplateRefused([TemplateProblem(None, "the template is empty")], section)
-    if len(body) > MAX_BODY_CHARS:
-        raise DocumentTemplateRefused(
-            [TemplateProblem(None, f"longer than {MAX_BODY_CHARS} characters ({len(body)})")],
-            section,
-        )
-    problems = _unsafe_tokens(body)
-    if problems:
-        raise DocumentTemplateRefused(problems, section)
-    try:
-        template = Template(body, engine=_engine())
-    except TemplateSyntaxError as exc:
-        line = _line_of(exc)
-        raise DocumentTemplateRefused(
-            [TemplateProblem(line, f"template syntax error: {exc}")], section
-        ) from None
-    rendered = _render_or_refuse(template, document_context_sample(town, kind), section)
-    if not html.unescape(strip_tags(rendered)).strip():
-        raise DocumentTemplateRefused(
-            [TemplateProblem(None, "it renders an empty document (no text) for the sample case")],
-            section,
-        )
+    a forbidden tag or secret, HTML that would reach outside the document, a syntax error, an
+    error while rendering the sample, or a body that renders an empty document."""
+    _kind(kind)
+    template = town_template_compile(body, kind)
+    town_template_render(template, kind, document_context_sample(town, kind))
     return template
-
-
-def _render_or_refuse(template: Template, context: dict, section: str) -> str:
-    try:
-        return _render_body(template, context)
-    except Exception as exc:
-        raise DocumentTemplateRefused(
-            [TemplateProblem(_line_of(exc), f"fails while rendering: {exc}")], section
-        ) from None
 
 
 def _normalised(body: str) -> str:
@@ -165,15 +71,8 @@ def document_template_preview(
         from_sample = list(context)
     else:
         context, from_sample = document_context_for_case(application, kind)
-    section = DOCUMENT_KINDS[kind].section
-    rendered = _render_or_refuse(template, context, section)
-    if not html.unescape(strip_tags(rendered)).strip():
-        raise DocumentTemplateRefused(
-            [TemplateProblem(None, "it renders an empty document (no text) for this case")],
-            section,
-        )
-    page = get_template("permits/documents/_page.html").render({**context, "body": rendered})
-    return render_pdf(page), from_sample
+    rendered = town_template_render(template, kind, context)
+    return render_pdf(document_page(kind, context, rendered)), from_sample
 
 
 def document_template_save(town, kind: str, body: str, *, actor) -> DocumentTemplate:
