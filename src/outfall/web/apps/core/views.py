@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import connection
 from django.http import HttpResponseBadRequest, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from outfall.web.apps.core.models import Town
@@ -22,11 +23,20 @@ def home(request):
 
 @require_POST
 def switch_town(request):
+    """Work in another town, then go back to the page the switch was made on (only a page of
+    this site: any other `next` goes home). The refusal is plain text, never HTML."""
     slug = request.POST.get("town", "")
     if not Town.objects.filter(slug=slug).exists():
-        return HttpResponseBadRequest(f"town={slug!r}: no such town")
+        return HttpResponseBadRequest(
+            f"town={slug[:100]!r}: no such town", content_type="text/plain; charset=utf-8"
+        )
     request.session["town"] = slug
-    return redirect(request.POST.get("next") or "core:home")
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        target = "core:home"
+    return redirect(target)
 
 
 def healthz(request):
