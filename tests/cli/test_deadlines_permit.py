@@ -47,6 +47,27 @@ def test_the_permit_clock_as_json_lists_each_deadline_with_its_raw_date_and_sect
     assert payload["late_hearing"] is False
 
 
+def test_the_last_day_to_give_notice_for_a_timely_hearing_is_listed_until_the_hearing_closes():
+    status, out, err = run(
+        ["deadlines", "permit", "--complete", "2026-03-11", "--as-of", "2026-03-11", "--json"]
+    )
+    assert status == 0, err
+    by_key = {d["key"]: d for d in json.loads(out)["deadlines"]}
+    assert list(by_key) == ["hearing_open_by", "latest_notice_by", "constructive_approval_on"]
+    latest = by_key["latest_notice_by"]
+    assert set(latest) == {"key", "due", "raw_due", "citation", "explanation", "moved_because"}
+    assert (latest["raw_due"], latest["due"]) == ("2026-04-20", "2026-04-17")
+    assert latest["citation"] == "§ 267-18E"
+    assert "Patriots' Day" in latest["moved_because"]
+    assert by_key["hearing_open_by"]["due"] == "2026-04-27"
+
+    status, out, _ = run(
+        ["deadlines", "permit", "--complete=2026-03-11", "--hearing=2026-04-21", "--json"]
+    )
+    keys = [d["key"] for d in json.loads(out)["deadlines"]]
+    assert keys == ["hearing_open_by", "latest_notice_by", "notice_by"]
+
+
 def test_an_extension_on_a_saturday_shows_both_the_raw_and_the_moved_date():
     status, out, _ = run(
         [

@@ -8,6 +8,7 @@ import pytest
 
 from outfall.kernel.errors import InputError
 from outfall.law.errors import NotInForce, NotInRecord
+from outfall.law.parameters import Parameter, ParameterSet, ParamValue, town
 from outfall.law.s267_18_procedure import (
     application_filing_complete,
     change_requires_amendment,
@@ -21,6 +22,17 @@ from outfall.law.s267_18_procedure import (
 
 D = dt.date
 AS_OF = D(2026, 6, 1)
+
+
+def _with_values(params: ParameterSet, values: dict) -> ParameterSet:
+    """`params` with each named parameter given one value from Article II's adoption on."""
+    changed = dict(params.parameters)
+    for name, value in values.items():
+        old = params.definition(name)
+        first = old.values[0]
+        one = ParamValue(name, first.effective, value, first.citation, note="test value")
+        changed[name] = Parameter(name, old.description, old.unit, (one,), old.source_file)
+    return ParameterSet(params.slug, params.meta, changed, params.amendments)
 
 
 def deadlines(complete, *args, as_of=AS_OF, town=None, **kwargs):
@@ -78,6 +90,81 @@ def test_a_notice_date_on_a_sunday_moves_earlier_to_the_friday():
     assert found.due == D(2026, 3, 6)
 
 
+# --- § 267-18E: the last day notice can still be given for a hearing that opens in time ----
+
+
+def test_notice_for_a_timely_hearing_must_be_given_seven_days_before_the_last_day_to_open():
+    found = deadlines(D(2026, 2, 2))["latest_notice_by"]
+    assert found.due == found.raw_due == D(2026, 3, 12)
+    assert found.citation == "§ 267-18E"
+    assert found.moved_because is None
+    assert "first-class mail" in found.explanation and "2026-03-19" in found.explanation
+
+
+def test_a_last_hearing_day_on_memorial_day_moves_to_tuesday_and_notice_counts_back_from_tuesday():
+    found = deadlines(D(2026, 4, 10))
+    assert found["hearing_open_by"].raw_due == D(2026, 5, 25)
+    assert found["hearing_open_by"].due == D(2026, 5, 26)
+    latest = found["latest_notice_by"]
+    assert latest.due == latest.raw_due == D(2026, 5, 19)
+    assert "2026-05-25 moved to the next business day" in latest.explanation
+
+
+def test_a_last_hearing_day_on_a_saturday_moves_to_monday_and_notice_before_patriots_day_to_friday():
+    found = deadlines(D(2026, 3, 11))
+    assert (found["hearing_open_by"].raw_due, found["hearing_open_by"].due) == (
+        D(2026, 4, 25),
+        D(2026, 4, 27),
+    )
+    latest = found["latest_notice_by"]
+    assert latest.raw_due == D(2026, 4, 20)
+    assert latest.due == D(2026, 4, 17)
+    assert "Patriots' Day" in latest.moved_because and "business day before" in latest.moved_because
+
+
+def test_a_last_hearing_day_on_a_sunday_gives_a_notice_day_on_washingtons_birthday_moved_to_friday():
+    found = deadlines(D(2026, 1, 8))
+    assert found["hearing_open_by"].due == D(2026, 2, 23)
+    latest = found["latest_notice_by"]
+    assert (latest.raw_due, latest.due) == (D(2026, 2, 16), D(2026, 2, 13))
+
+
+def test_the_last_notice_day_runs_beside_a_scheduled_hearing_and_ends_when_the_hearing_closes():
+    scheduled = deadlines(D(2026, 2, 2), D(2026, 3, 17))
+    assert scheduled["latest_notice_by"].due == D(2026, 3, 12)
+    assert scheduled["notice_by"].due == D(2026, 3, 10)
+    closed = deadlines(D(2026, 2, 2), D(2026, 3, 17), D(2026, 4, 7))
+    assert "latest_notice_by" not in closed
+
+
+def test_the_last_notice_day_follows_the_towns_notice_period_and_its_move_rule():
+    norfolk = town("norfolk")
+    longer = _with_values(norfolk, {"s267_18.hearing.notice_days_before": 14})
+    assert deadlines(D(2026, 2, 2), town=longer)["latest_notice_by"].due == D(2026, 3, 5)
+    unmoved = _with_values(
+        norfolk, {"s267_18.clock.move_notice_earlier_off_non_business_days": False}
+    )
+    found = deadlines(D(2026, 3, 11), town=unmoved)["latest_notice_by"]
+    assert found.due == found.raw_due == D(2026, 4, 20)
+
+
+def test_the_last_notice_day_is_the_same_on_both_sides_of_the_2021_amendment():
+    before = deadlines(D(2021, 9, 1), as_of=D(2021, 11, 8))["latest_notice_by"]
+    after = deadlines(D(2021, 9, 1), as_of=D(2021, 11, 9))["latest_notice_by"]
+    assert before.due == after.due == D(2021, 10, 8)
+    assert before.raw_due == D(2021, 10, 11)  # Columbus Day, moved back over the weekend
+
+
+def test_the_last_notice_day_records_the_notice_parameters_it_used():
+    found = permit_deadlines(D(2026, 2, 2), as_of=AS_OF)
+    names = {p.name for p in found.parameters}
+    assert {
+        "s267_18.hearing.notice_days_before",
+        "s267_18.clock.move_notice_earlier_off_non_business_days",
+    } <= names
+    assert any("by 2026-03-12" in r.text for r in found.reasons)
+
+
 def test_the_board_must_act_within_21_days_of_the_close_of_the_hearing():
     found = deadlines(D(2026, 2, 2), D(2026, 3, 17), D(2026, 4, 7))
     assert found["decision_by"].due == D(2026, 4, 28)
@@ -122,7 +209,7 @@ def test_with_no_hearing_opened_the_application_stands_approved_the_day_after_th
 def test_with_a_hearing_open_and_not_closed_no_approval_date_can_be_fixed():
     found = permit_deadlines(D(2026, 2, 2), D(2026, 3, 17), as_of=AS_OF)
     keys = [d.key for d in found.outcome]
-    assert keys == ["hearing_open_by", "notice_by"]
+    assert keys == ["hearing_open_by", "latest_notice_by", "notice_by"]
     assert any(r.citation == "§ 267-18G" for r in found.reasons)
 
 

@@ -1,4 +1,11 @@
-"""`outfall deadlines permit`: the clock of a stormwater management permit (§ 267-18E, G, I)."""
+"""`outfall deadlines permit`: the clock of a stormwater management permit (§ 267-18E, G, I).
+
+`--json` lists each deadline as {key, due, raw_due, citation, explanation, moved_because}:
+`hearing_open_by`; `latest_notice_by` (the last day notice can still be given for a hearing that
+opens in time, until the hearing closes); `notice_by` once a hearing date is given;
+`decision_by` once it closed; `constructive_approval_on` where a date can be fixed; and
+`as_built_due` once the project is complete.
+"""
 
 from __future__ import annotations
 

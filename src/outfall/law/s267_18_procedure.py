@@ -64,8 +64,8 @@ def _validate_dates(
         raise InputError(
             "extended_to",
             extended_to.isoformat(),
-            "an extension replaces the 21-day decision date, which runs from the close of the "
-            "hearing; give the date the hearing closed",
+            "an extension replaces the statutory date for final action, which runs from the "
+            "close of the hearing; give the date the hearing closed",
             HEARING,
         )
     if project_completed is not None and project_completed < complete:
@@ -99,6 +99,8 @@ def permit_deadlines(
 
     Dates that need a later fact (the hearing, its close, the project's completion) appear only
     once that fact is given. A hearing opened after its deadline is allowed but flagged.
+    `latest_notice_by`, the last day notice can still be given for a hearing that opens in time,
+    runs from completeness until the hearing closes, with or without a hearing scheduled.
     """
     _validate_dates(complete, hearing, hearing_closed, extended_to, project_completed)
     r = Reasoning(as_parameter_set(town), as_of, "what are the deadlines of this permit?")
@@ -122,6 +124,8 @@ def permit_deadlines(
         f"The application was complete on {complete.isoformat()}, so the hearing must open by "
         f"{open_by.due.isoformat()}.",
     )
+    if hearing_closed is None:
+        out.append(_latest_notice_deadline(r, open_by))
 
     if hearing is not None:
         out.append(_notice_deadline(r, hearing))
@@ -157,14 +161,50 @@ def permit_deadlines(
     )
 
 
-def _notice_deadline(r: Reasoning, hearing: dt.date) -> LegalDeadline:
+def _notice_day(r: Reasoning, hearing: dt.date) -> tuple[Deadline, int, str]:
+    """The last day to give notice of a hearing on `hearing`, the notice period and the ways
+    notice is given: the period counted back, moved earlier off a weekend or holiday where the
+    town's rule says so (so the minimum notice is never cut short)."""
     notice_days = r.param("s267_18.hearing.notice_days_before")
     methods = r.param("s267_18.hearing.notice_methods")
     if r.param("s267_18.clock.move_notice_earlier_off_non_business_days"):
         notice = days_before(hearing, notice_days)
     else:
         notice = deadline(hearing - dt.timedelta(days=notice_days), Direction.NONE)
-    how = "; ".join(m["summary"] for m in methods)
+    return notice, notice_days, "; ".join(m["summary"] for m in methods)
+
+
+def _latest_notice_deadline(r: Reasoning, open_by: Deadline) -> LegalDeadline:
+    """The last day notice can still be given for a hearing opened on its last lawful day.
+
+    Reading (docs/legal-readings.md, "The last day to give notice for a timely hearing"): the
+    notice rule of § 267-18E applied to `hearing_open_by` as moved later off a weekend or
+    holiday; after that day no notice can both meet the minimum and let the hearing open in
+    time.
+    """
+    notice, notice_days, how = _notice_day(r, open_by.due)
+    moved = (
+        f" ({open_by.raw.isoformat()} moved to the next business day)"
+        if open_by.due != open_by.raw
+        else ""
+    )
+    r.because(
+        HEARING,
+        f"For the hearing to open by its last lawful day, {open_by.due.isoformat()}{moved}, "
+        f"notice must be given at least {notice_days} days before it, by "
+        f"{notice.due.isoformat()}; a notice given later forces a hearing after the deadline.",
+    )
+    return LegalDeadline.from_deadline(
+        "latest_notice_by",
+        notice,
+        HEARING,
+        f"last day to give notice ({how}) at least {notice_days} days before a hearing opened on "
+        f"its last lawful day, {open_by.due.isoformat()}{moved}",
+    )
+
+
+def _notice_deadline(r: Reasoning, hearing: dt.date) -> LegalDeadline:
+    notice, notice_days, how = _notice_day(r, hearing)
     r.because(
         HEARING,
         f"Notice of the {hearing.isoformat()} hearing must be given at least {notice_days} days "
