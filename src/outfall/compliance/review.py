@@ -38,6 +38,7 @@ from outfall.eng.tc import (
 )
 from outfall.eng.unit_hydrograph import subcatchment_hydrograph, subcatchment_hydrographs
 from outfall.kernel.errors import InputError
+from outfall.kernel.units import IN_PER_FT, MINUTES_PER_HOUR, SQFT_PER_ACRE
 from outfall.law.determination import Determination
 from outfall.law.parameters import ParameterSet, as_parameter_set
 from outfall.law.s267_16_applicability import ProjectFacts, requires_permit
@@ -49,7 +50,6 @@ PASS, FAIL, NOT_APPLICABLE, NEEDS_INFORMATION = (
     "not_applicable",
     "needs_information",
 )
-SQFT_PER_ACRE = 43_560.0
 MIN_TC_HR = 0.1
 DISTRIBUTION_NAMES = {"type_iii_24hr": "III", "type_ii_24hr": "II"}
 VOLUME_CUT_OFF_TOLERANCE = 0.005
@@ -317,7 +317,7 @@ def review_site(
     assumptions.append(
         f"Weighted curve numbers are {'rounded to whole numbers' if options.round_cn else 'not rounded'}; "
         f"Ia = {options.ia_ratio:g} S; unit hydrograph peak rate factor {options.prf:g}; "
-        f"minimum Tc {options.min_tc_hr * 60:g} min."
+        f"minimum Tc {options.min_tc_hr * MINUTES_PER_HOUR:g} min."
     )
     _check_against_tables(site)
     storm_years = _required_storms(by_id.get("peak_rate"))
@@ -444,7 +444,7 @@ def _tc_hr(sub, p2_in: float, options: ReviewOptions) -> float:
     """Tc (h): tc_min as given, else the sum of the TR-55 segments (TR-55 eq. 3-2), each checked
     on its own so an error names the segment; never below the minimum Tc."""
     if sub.tc_min is not None:
-        return max(sub.tc_min / 60.0, options.min_tc_hr)
+        return max(sub.tc_min / MINUTES_PER_HOUR, options.min_tc_hr)
     segments = []
     for i, seg in enumerate(sub.tc_segments):
         p = seg.params
@@ -572,7 +572,7 @@ def _device(raw: dict[str, Any], path: str) -> Any:
     try:
         if kind == "orifice":
             return eo.CircularOrifice(
-                num("invert_ft"), num("diameter_in") / 12.0, num("coefficient", 0.6)
+                num("invert_ft"), num("diameter_in") / IN_PER_FT, num("coefficient", 0.6)
             )
         if kind == "rectangular_orifice":
             return eo.RectangularOrifice(
@@ -598,7 +598,7 @@ def _device(raw: dict[str, Any], path: str) -> Any:
             return eo.Culvert(
                 num("inlet_invert_ft"),
                 num("outlet_invert_ft"),
-                num("diameter_in") / 12.0,
+                num("diameter_in") / IN_PER_FT,
                 num("length_ft"),
                 manning_n=num("n", 0.013),
                 entrance_loss=num("ke", 0.5),
@@ -679,7 +679,7 @@ def _run_condition(
             values = {
                 "area_ac": round(node.area_ac, 4),
                 "cn": None if run.cn_used is None else round(run.cn_used, 2),
-                "tc_min": round(tc * 60.0, 1),
+                "tc_min": round(tc * MINUTES_PER_HOUR, 1),
                 "runoff_depth_in": round(run.runoff_depth_in, 3),
                 "volume_cf": round(out.volume_cf, 0),
                 "peak_cfs": round(out.peak_cfs, 3),
@@ -1139,7 +1139,9 @@ def _check_tss_tp(result: StandardResult, std: Standard, ctx: _Context) -> None:
     tss = removals["TSS"].percent_removal
     tp = removals["TP"].percent_removal
     retained = sum(b.storage_cf or 0.0 for b in site.bmps if b.infiltrates)
-    retention_required = thr.get("retention_depth_in", 1.0) / 12.0 * impervious_ac * SQFT_PER_ACRE
+    retention_required = (
+        thr.get("retention_depth_in", 1.0) / IN_PER_FT * impervious_ac * SQFT_PER_ACRE
+    )
     by_performance = tss >= thr["tss_removal_pct"] and tp >= thr["tp_removal_pct"]
     by_retention = retained >= retention_required
     result.required = {

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-SECONDS_PER_HOUR = 3600.0
+from outfall.kernel.units import SECONDS_PER_HOUR
 
 
 @dataclass(frozen=True)

@@ -40,11 +40,10 @@ import numpy as np
 
 from outfall.eng.storage import StageStorage, inverse_interp
 from outfall.kernel.errors import InputError
+from outfall.kernel.units import CFS_PER_IN_HR_SF
 
 G_FT_S2 = 32.174
 SQRT_2G = math.sqrt(2.0 * G_FT_S2)
-CFS_PER_IN_HR_SF = 1.0 / 12.0 / 3600.0
-"""1 in/hr over 1 sf is 1/43,200 cfs."""
 
 BROAD_CRESTED_CRITICAL_DEPTH_COEFFICIENT = (2.0 / 3.0) ** 1.5 * math.sqrt(G_FT_S2)
 """Q = C L H^1.5 with critical depth on the crest: C = (2/3)^1.5 √g ≈ 3.09 ft^½/s."""

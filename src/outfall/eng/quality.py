@@ -40,6 +40,7 @@ from outfall.eng.wq_tables import (
     runoff_volume_reduction_points,
 )
 from outfall.kernel.errors import InputError
+from outfall.kernel.units import IN_PER_FT
 
 POLLUTANTS = ("TSS", "TP", "TN", "Zn")
 POROUS_PAVEMENT = "porous_pavement_with_underdrain"
@@ -133,7 +134,7 @@ def storage_depth_in(storage_volume_cf: float, impervious_area_sf: float) -> flo
         raise InputError("storage_volume_cf", storage_volume_cf, "must be zero or more (ft³)")
     if not impervious_area_sf > 0:
         raise InputError("impervious_area_sf", impervious_area_sf, "must be more than zero (ft²)")
-    return storage_volume_cf / impervious_area_sf * 12.0
+    return storage_volume_cf / impervious_area_sf * IN_PER_FT
 
 
 def curve_infiltration_rate(bmp_type: str, infiltration_rate_in_hr: float | None) -> float | None:

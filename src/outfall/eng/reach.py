@@ -30,8 +30,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from outfall.eng.hydrograph import SECONDS_PER_HOUR, Hydrograph
+from outfall.eng.hydrograph import Hydrograph
 from outfall.kernel.errors import InputError
+from outfall.kernel.units import SECONDS_PER_HOUR
 
 MANNING_US = 1.49
 MAX_SUBSTEPS = 64

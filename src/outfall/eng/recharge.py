@@ -32,6 +32,7 @@ from outfall.eng.wq_tables import (
     recharge_target_depths,
 )
 from outfall.kernel.errors import InputError
+from outfall.kernel.units import IN_PER_FT
 
 SIMPLE_DYNAMIC_FILL_TIME_HR = 2.0
 
@@ -101,7 +102,7 @@ def required_recharge_volume(impervious_area_sf_by_hsg: Mapping[str, float]) -> 
             )
         row = recharge_target_depths()[key]
         parts.append(
-            HsgRecharge(key, float(area), row.number, row.number / 12.0 * area, row.confidence)
+            HsgRecharge(key, float(area), row.number, row.number / IN_PER_FT * area, row.confidence)
         )
         flags.append(row.flag())
         sources.append(row.source)
@@ -292,7 +293,7 @@ def drawdown_time(
     limit = limit_row.number if max_drawdown_hr is None else float(max_drawdown_hr)
     if not limit > 0:
         raise InputError("max_drawdown_hr", limit, "must be more than zero (h)")
-    hours = recharge_volume_cf / (rate / 12.0 * bottom_area_sf)
+    hours = recharge_volume_cf / (rate / IN_PER_FT * bottom_area_sf)
     return DrawdownCheck(
         recharge_volume_cf=recharge_volume_cf,
         bottom_area_sf=bottom_area_sf,
@@ -339,7 +340,7 @@ def simple_dynamic_bottom_area(
         raise InputError("storage_depth_ft", storage_depth_ft, "must be more than zero (ft)")
     rate, basis, flags, sources = _design_rate(infiltration_rate_in_hr, soil_texture)
     row = recharge_rule("sizing_method", "simple_dynamic")
-    area = recharge_volume_cf / (storage_depth_ft + rate / 12.0 * SIMPLE_DYNAMIC_FILL_TIME_HR)
+    area = recharge_volume_cf / (storage_depth_ft + rate / IN_PER_FT * SIMPLE_DYNAMIC_FILL_TIME_HR)
     return SimpleDynamicSizing(
         recharge_volume_cf=recharge_volume_cf,
         storage_depth_ft=storage_depth_ft,

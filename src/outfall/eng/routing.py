@@ -34,10 +34,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from outfall.eng.hydrograph import SECONDS_PER_HOUR, Hydrograph
+from outfall.eng.hydrograph import Hydrograph
 from outfall.eng.outlets import OutletStructure, Rating
 from outfall.eng.storage import StageStorage
 from outfall.kernel.errors import InputError
+from outfall.kernel.units import SECONDS_PER_HOUR
 
 MAX_SUBSTEPS = 64
 MASS_BALANCE_TOLERANCE = 0.005

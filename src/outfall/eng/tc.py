@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from outfall.eng.tables import tc_surface_values
 from outfall.kernel.errors import InputError
+from outfall.kernel.units import SECONDS_PER_HOUR
 
 MINIMUM_TC_HR = 0.1
 SHEET_FLOW_MAX_LENGTH_FT = 100.0
@@ -91,7 +92,7 @@ def shallow_concentrated_travel_time_hr(
 ) -> float:
     """Tt = L / (3600 V) (h) with V from shallow_concentrated_velocity_fps."""
     _positive("length_ft", length_ft)
-    return length_ft / (3600.0 * shallow_concentrated_velocity_fps(slope, surface))
+    return length_ft / (SECONDS_PER_HOUR * shallow_concentrated_velocity_fps(slope, surface))
 
 
 def channel_velocity_fps(
@@ -118,7 +119,7 @@ def channel_travel_time_hr(
 ) -> float:
     """Tt = L / (3600 V) (h) with the Manning channel velocity."""
     v = channel_velocity_fps(area_sqft, wetted_perimeter_ft, slope, manning_n)
-    return _positive("length_ft", length_ft) / (3600.0 * v)
+    return _positive("length_ft", length_ft) / (SECONDS_PER_HOUR * v)
 
 
 @dataclass(frozen=True)

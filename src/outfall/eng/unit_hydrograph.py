@@ -34,11 +34,10 @@ from outfall.eng.runoff import (
 )
 from outfall.eng.tables import dimensionless_unit_hydrograph
 from outfall.kernel.errors import InputError
+from outfall.kernel.units import CF_PER_ACRE_FOOT, CF_PER_ACRE_INCH, SECONDS_PER_HOUR
 
 DEFAULT_PRF = 484.0
 CFS_HR_PER_IN_SQMI = 645.333
-CUBIC_FEET_PER_ACRE_INCH = 43560.0 / 12.0
-SECONDS_PER_HOUR = 3600.0
 LAG_OVER_TC = 0.6
 DURATION_OVER_TC = 0.133
 _GAMMA_TAIL = 1e-6
@@ -214,7 +213,7 @@ class SubcatchmentRunoff:
 
     @property
     def runoff_volume_af(self) -> float:
-        return self.runoff_volume_cf / 43560.0
+        return self.runoff_volume_cf / CF_PER_ACRE_FOOT
 
     @property
     def peak_cfs(self) -> float:
@@ -395,14 +394,14 @@ def _hydrograph(
     flows = np.zeros(len(grid.depth_in) + len(u) - 1)
     if len(runoff.increments_in):
         spread = np.convolve(runoff.increments_in, u)
-        factor = area_ac * CUBIC_FEET_PER_ACRE_INCH / SECONDS_PER_HOUR
+        factor = area_ac * CF_PER_ACRE_INCH / SECONDS_PER_HOUR
         np.multiply(spread, factor, out=flows[runoff.first : runoff.first + len(spread)])
     detailed = Hydrograph(grid.start_hr, step_hr, flows)
     return SubcatchmentRunoff(
         hydrograph=Hydrograph(grid.start_hr, float(dt_hr), flows[::ratio]),
         detailed=detailed,
         runoff_depth_in=runoff.depth_in,
-        runoff_volume_cf=runoff.depth_in * area_ac * CUBIC_FEET_PER_ACRE_INCH,
+        runoff_volume_cf=runoff.depth_in * area_ac * CF_PER_ACRE_INCH,
         cn_used=cn_used,
         tp_hr=time_to_peak_hr(tc_hr, step_hr),
     )

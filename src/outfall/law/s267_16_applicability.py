@@ -28,10 +28,11 @@ from decimal import Decimal
 from typing import Any
 
 from outfall.kernel.errors import InputError
+from outfall.kernel.units import SQFT_PER_ACRE
 from outfall.law.determination import Determination, Reasoning
 from outfall.law.parameters import ParameterSet, as_parameter_set
 
-SQ_FT_PER_ACRE = Decimal(43560)
+SQ_FT_PER_ACRE = Decimal(SQFT_PER_ACRE)
 THRESHOLD = "s267_16.applicability.disturbance_threshold_sq_ft"
 
 TERRAIN_DRAINAGE_CHANGES = ("none", "minor", "substantial", "unknown")
