@@ -29,7 +29,7 @@ def _facts(**kw) -> DischargePermitFacts:
 
 
 def test_every_step_cites_the_permit_paragraph():
-    assert {t.citation for t in TRANSITIONS} == {"§ 267-7D(2)(g)"}
+    assert {t.section for t in TRANSITIONS} == {"§ 267-7D(2)(g)"}
 
 
 def test_an_application_may_be_issued_or_refused_and_an_issued_permit_inspected():

@@ -34,9 +34,9 @@ def facts(kind: str = "", **kw) -> InvestigationFacts:
 
 def test_every_step_cites_a_section_of_article_i():
     for t in (*REPORT_TRANSITIONS, *INVESTIGATION_TRANSITIONS):
-        section = re.match(r"§ 267-(\d+)", t.citation)
+        section = re.match(r"§ 267-(\d+)", t.section)
         assert section, t.name
-        assert int(section.group(1)) <= 12, f"{t.name} cites {t.citation}, outside Article I"
+        assert int(section.group(1)) <= 12, f"{t.name} cites {t.section}, outside Article I"
 
 
 def test_a_received_report_can_be_triaged_investigated_closed_or_marked_duplicate():
@@ -79,7 +79,7 @@ def test_an_illicit_connection_is_determined_prohibited_by_section_267_7b():
     f = facts("illicit_connection")
     assert law_verdict(f) == ("prohibited", [])
     step = attempt("investigation", DETERMINATION_STEP["prohibited"], "investigating", f)
-    assert step.target is InvestigationState.PROHIBITED and step.citation == "§ 267-7A"
+    assert step.target is InvestigationState.PROHIBITED and step.section == "§ 267-7A"
 
 
 def test_the_determination_step_must_follow_the_laws_verdict_not_the_inspectors_wish():
@@ -90,7 +90,7 @@ def test_the_determination_step_must_follow_the_laws_verdict_not_the_inspectors_
 
 def test_firefighting_water_is_exempt_and_the_investigation_closes():
     step = attempt("investigation", "determine_exempt", "investigating", facts("firefighting"))
-    assert step.target is InvestigationState.CLOSED and step.citation == "§ 267-7D"
+    assert step.target is InvestigationState.CLOSED and step.section == "§ 267-7D"
 
 
 def test_pool_water_of_unknown_chlorine_awaits_its_conditions_and_later_becomes_exempt():
@@ -127,7 +127,7 @@ def test_a_referral_needs_a_prohibited_verdict_and_a_person_to_address_the_order
     assert [r.citation for r in reasons] == ["§ 267-10C"]
     f.responsible_name = "A. Owner"
     step = attempt("investigation", "refer_to_enforcement", "prohibited", f)
-    assert step.target is InvestigationState.REFERRED and step.citation == "§ 267-10A"
+    assert step.target is InvestigationState.REFERRED and step.section == "§ 267-10A"
 
 
 def test_a_prohibited_discharge_closes_only_once_it_is_eliminated():
@@ -139,7 +139,7 @@ def test_a_prohibited_discharge_closes_only_once_it_is_eliminated():
 
 def test_an_investigation_that_finds_no_discharge_closes_under_section_267_3():
     step = attempt("investigation", "close_no_discharge", "investigating", facts())
-    assert step.citation == "§ 267-3"
+    assert step.section == "§ 267-3"
     assert blockers("investigation", "close_no_discharge", "prohibited", facts())
 
 

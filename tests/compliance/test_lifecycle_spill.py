@@ -41,7 +41,7 @@ def _reasons(name: str, state: str, facts: SpillFacts) -> list[str]:
 
 
 def test_every_step_cites_the_spill_section():
-    assert {t.citation for t in TRANSITIONS} == {"§ 267-9"}
+    assert {t.section for t in TRANSITIONS} == {"§ 267-9"}
 
 
 def test_the_record_is_contained_then_closed_and_nothing_follows_closing():
@@ -80,7 +80,7 @@ def test_a_record_cannot_close_before_it_is_contained():
     with pytest.raises(TransitionNotAllowed) as refused:
         attempt("close", "reported", _facts(closed_on=D(2026, 7, 9)))
     assert refused.value.reasons[0].citation == "§ 267-9"
-    assert "only when: contained and cleaned up" in refused.value.reasons[0].text
+    assert "only from: contained and cleaned up" in refused.value.reasons[0].text
 
 
 def test_an_oil_spill_closes_only_once_fire_and_police_were_told_or_it_is_named_as_never_done():

@@ -11,11 +11,10 @@ is refused with the law's own reasons.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from outfall.compliance.lifecycle.permit import TransitionNotAllowed
+from outfall.compliance.lifecycle.machine import Machine, Step
 from outfall.law.determination import Determination, Reason
 from outfall.law.parameters import ParameterSet
 from outfall.law.s267_07_discharges import classify_discharge
@@ -121,66 +120,31 @@ def _inspect_guard(f: DischargePermitFacts) -> list[Reason]:
     return []
 
 
-Guard = Callable[[DischargePermitFacts], list[Reason]]
-
-
-@dataclass(frozen=True)
-class DischargePermitTransition:
-    """One step of the permit: from which states, to which, under which section, if allowed."""
-
-    name: str
-    sources: tuple[DischargePermitState, ...]
-    target: DischargePermitState
-    citation: str
-    label: str
-    guard: Guard | None = None
-
-
 S = DischargePermitState
 TRANSITIONS = (
-    DischargePermitTransition(
-        "issue", (S.APPLIED,), S.ISSUED, SECTION, "Issue the permit", _issue_guard
-    ),
-    DischargePermitTransition(
-        "refuse", (S.APPLIED,), S.REFUSED, SECTION, "Refuse the permit", _refuse_guard
-    ),
-    DischargePermitTransition(
-        "inspect", (S.ISSUED, S.INSPECTED), S.INSPECTED, SECTION, "Inspect", _inspect_guard
-    ),
+    Step("issue", (S.APPLIED,), S.ISSUED, "Issue the permit", SECTION, _issue_guard),
+    Step("refuse", (S.APPLIED,), S.REFUSED, "Refuse the permit", SECTION, _refuse_guard),
+    Step("inspect", (S.ISSUED, S.INSPECTED), S.INSPECTED, "Inspect", SECTION, _inspect_guard),
 )
-TRANSITIONS_BY_NAME = {t.name: t for t in TRANSITIONS}
-
-
-def blockers(name: str, state: str, facts: DischargePermitFacts) -> list[Reason]:
-    """Why step `name` cannot be taken from `state` with these facts (empty when it can)."""
-    t = TRANSITIONS_BY_NAME.get(name)
-    if t is None:
-        return [Reason(SECTION, f"no such step: {name}")]
-    if state not in t.sources:
-        allowed = ", ".join(s.value for s in t.sources)
-        return [Reason(t.citation, f"'{t.label}' is possible only from: {allowed}.")]
-    return t.guard(facts) if t.guard else []
-
-
-def attempt(name: str, state: str, facts: DischargePermitFacts) -> DischargePermitTransition:
-    """The step if allowed now; otherwise TransitionNotAllowed with every reason."""
-    reasons = blockers(name, state, facts)
-    if reasons:
-        raise TransitionNotAllowed(name, state, reasons)
-    return TRANSITIONS_BY_NAME[name]
-
-
-def available(state: str) -> list[DischargePermitTransition]:
-    """Steps whose source states include `state` (guards not yet asked)."""
-    return [t for t in TRANSITIONS if state in t.sources]
+DISCHARGE_PERMIT_MACHINE = Machine(
+    "discharge_permit",
+    section=SECTION,
+    states=DischargePermitState,
+    labels=STATE_LABELS,
+    steps=TRANSITIONS,
+)
+TRANSITIONS_BY_NAME = DISCHARGE_PERMIT_MACHINE.by_name
+available = DISCHARGE_PERMIT_MACHINE.available
+blockers = DISCHARGE_PERMIT_MACHINE.blockers
+attempt = DISCHARGE_PERMIT_MACHINE.attempt
 
 
 __all__ = [
+    "DISCHARGE_PERMIT_MACHINE",
     "STATE_LABELS",
     "TRANSITIONS",
     "DischargePermitFacts",
     "DischargePermitState",
-    "DischargePermitTransition",
     "attempt",
     "available",
     "blockers",

@@ -4,20 +4,21 @@
 A case opens from an investigation (Article I) or a permit (Article II), receives a notice of
 violation and written orders, and either ends in compliance or, once an order's deadline passes
 unmet, is escalated: the Town may abate the violation itself, notice its costs, hear a protest,
-and turn unpaid costs into a lien. Every step cites the section of the case's article; guards
-ask the law (`s267_10_enforcement`, `s267_25_enforcement`) and have no side effects. The
-penalty ledger (offences, tickets, referrals) runs beside the machine, not through it.
+and turn unpaid costs into a lien. The steps are declared in the one plumbing of
+`lifecycle.machine`; each names its section under either article, and the machine reads the
+article from the facts. Guards ask the law (`s267_10_enforcement`, `s267_25_enforcement`) and
+have no side effects. The penalty ledger (offences, tickets, referrals) runs beside the machine,
+not through it.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 
-from outfall.compliance.lifecycle.permit import TransitionNotAllowed
+from outfall.compliance.lifecycle.machine import Machine, Step
 from outfall.kernel.errors import InputError
 from outfall.law import s267_10_enforcement, s267_25_enforcement
 from outfall.law.determination import Determination, Reason
@@ -155,29 +156,6 @@ class EnforcementFacts:
 
     def missed_orders(self) -> list[OrderFact]:
         return [o for o in self.orders if o.missed(self.on)]
-
-
-Guard = Callable[[EnforcementFacts], list[Reason]]
-
-
-@dataclass(frozen=True)
-class Transition:
-    """One legal step, citing § 267-10 under Article I and § 267-25 under Article II."""
-
-    name: str
-    sources: tuple[EnforcementState, ...]
-    target: EnforcementState
-    citation_i: str
-    citation_ii: str
-    label: str
-    guard: Guard | None = None
-
-    def citation_for(self, article: str) -> str:
-        return self.citation_i if article == "I" else self.citation_ii
-
-    @property
-    def citation(self) -> str:
-        return f"{self.citation_i}; {self.citation_ii}"
 
 
 def _cost_clocks(f: EnforcementFacts) -> dict:
@@ -388,148 +366,142 @@ def _close_guard(f: EnforcementFacts) -> list[Reason]:
     return []
 
 
+def _step(name, sources, target, label, article_i: str, article_ii: str, guard=None) -> Step:
+    """A step acting under § 267-10 in an Article I case and § 267-25 in an Article II case."""
+    return Step(
+        name,
+        sources,
+        target,
+        label,
+        article_i,
+        guard,
+        section_by_variant={"I": article_i, "II": article_ii},
+    )
+
+
 S = EnforcementState
 ORDER_SOURCES = (S.OPEN, S.NOTICE_OF_VIOLATION, S.ORDER_ISSUED, S.DEADLINE_MISSED, S.ESCALATED)
-ENFORCEMENT_TRANSITIONS: tuple[Transition, ...] = (
-    Transition(
+ENFORCEMENT_TRANSITIONS: tuple[Step, ...] = (
+    _step(
         "issue_notice",
         (S.OPEN,),
         S.NOTICE_OF_VIOLATION,
+        "Give a notice of violation",
         "§ 267-10A",
         "§ 267-25A",
-        "Give a notice of violation",
         _issue_order_guard,
     ),
-    Transition(
+    _step(
         "issue_order",
         ORDER_SOURCES,
         S.ORDER_ISSUED,
+        "Issue a written order",
         "§ 267-10C",
         "§ 267-25B",
-        "Issue a written order",
         _issue_order_guard,
     ),
-    Transition(
+    _step(
         "record_compliance",
         (S.NOTICE_OF_VIOLATION, S.ORDER_ISSUED, S.DEADLINE_MISSED, S.ESCALATED),
         S.COMPLIED,
+        "Record compliance found on follow-up",
         "§ 267-10C",
         "§ 267-25B",
-        "Record compliance found on follow-up",
         _compliance_guard,
     ),
-    Transition(
+    _step(
         "miss_deadline",
         (S.NOTICE_OF_VIOLATION, S.ORDER_ISSUED),
         S.DEADLINE_MISSED,
+        "Record that the order's deadline passed unmet",
         "§ 267-10C(2)",
         "§ 267-25B",
-        "Record that the order's deadline passed unmet",
         _missed_guard,
     ),
-    Transition(
+    _step(
         "escalate",
         (S.DEADLINE_MISSED,),
         S.ESCALATED,
+        "Escalate: town abatement, penalties or court",
         "§ 267-10A",
         "§ 267-25A",
-        "Escalate: town abatement, penalties or court",
         _missed_guard,
     ),
-    Transition(
+    _step(
         "start_abatement",
         (S.DEADLINE_MISSED, S.ESCALATED),
         S.TOWN_ABATEMENT,
+        "Start the Town's own abatement work",
         "§ 267-10C(2)",
         "§ 267-25B",
-        "Start the Town's own abatement work",
         _abatement_guard,
     ),
-    Transition(
+    _step(
         "notice_costs",
         (S.TOWN_ABATEMENT,),
         S.COSTS_NOTICED,
+        "Notify the violator and owner of the Town's costs",
         "§ 267-10C(3)",
         "§ 267-25B",
-        "Notify the violator and owner of the Town's costs",
         _notice_costs_guard,
     ),
-    Transition(
+    _step(
         "file_protest",
         (S.COSTS_NOTICED,),
         S.PROTESTED,
+        "Record a written protest of the costs",
         "§ 267-10C(3)",
         "§ 267-25B",
-        "Record a written protest of the costs",
         _protest_guard,
     ),
-    Transition(
+    _step(
         "decide_protest",
         (S.PROTESTED,),
         S.DECIDED,
+        "Decide the protest: affirm or reduce the costs",
         "§ 267-10C(3)",
         "§ 267-25B",
-        "Decide the protest: affirm or reduce the costs",
         _decide_guard,
     ),
-    Transition(
+    _step(
         "pay_costs",
         (S.COSTS_NOTICED, S.PROTESTED, S.DECIDED, S.LIEN),
         S.PAID,
+        "Record the costs paid in full",
         "§ 267-10C(3)",
         "§ 267-25B",
-        "Record the costs paid in full",
         _paid_guard,
     ),
-    Transition(
+    _step(
         "convert_to_lien",
         (S.COSTS_NOTICED, S.DECIDED),
         S.LIEN,
+        "Make the unpaid costs a special assessment and lien",
         "§ 267-10C(3)",
         "§ 267-25B",
-        "Make the unpaid costs a special assessment and lien",
         _lien_guard,
     ),
-    Transition(
+    _step(
         "close",
         (S.COMPLIED, S.PAID, S.LIEN),
         S.CLOSED,
+        "Close the enforcement file",
         "§ 267-10A",
         "§ 267-25A",
-        "Close the enforcement file",
         _close_guard,
     ),
 )
 
-TRANSITIONS_BY_NAME = {t.name: t for t in ENFORCEMENT_TRANSITIONS}
-
-
-def transition(name: str) -> Transition:
-    try:
-        return TRANSITIONS_BY_NAME[name]
-    except KeyError:
-        raise TransitionNotAllowed(name, "?", [Reason("§ 267-10A", "no such step")]) from None
-
-
-def available(state: str) -> list[Transition]:
-    """Transitions whose source states include `state` (guards not yet asked)."""
-    return [t for t in ENFORCEMENT_TRANSITIONS if state in t.sources]
-
-
-def blockers(name: str, state: str, facts: EnforcementFacts) -> list[Reason]:
-    """Why `name` cannot happen from `state` with these facts (empty when it can)."""
-    t = transition(name)
-    if state not in t.sources:
-        allowed = ", ".join(STATE_LABELS[s].lower() for s in t.sources)
-        return [
-            Reason(t.citation_for(facts.article), f"'{t.label}' is possible only when: {allowed}")
-        ]
-    return t.guard(facts) if t.guard else []
-
-
-def attempt(name: str, state: str, facts: EnforcementFacts) -> Transition:
-    """The transition if allowed now; otherwise TransitionNotAllowed with every reason."""
-    reasons = blockers(name, state, facts)
-    if reasons:
-        raise TransitionNotAllowed(name, state, reasons)
-    return transition(name)
+ENFORCEMENT_MACHINE = Machine(
+    "enforcement",
+    section="§ 267-10A",
+    states=EnforcementState,
+    labels=STATE_LABELS,
+    steps=ENFORCEMENT_TRANSITIONS,
+    variant=lambda facts: facts.article,
+)
+TRANSITIONS_BY_NAME = ENFORCEMENT_MACHINE.by_name
+transition = ENFORCEMENT_MACHINE.step
+available = ENFORCEMENT_MACHINE.available
+blockers = ENFORCEMENT_MACHINE.blockers
+attempt = ENFORCEMENT_MACHINE.attempt

@@ -1,7 +1,7 @@
 """The illicit discharge (IDDE) lifecycle: a report and the investigation it leads to.
 
-Two small machines in the permit machine's style (tables of transitions whose guards ask the
-law, no side effects):
+Two small machines declared in the one plumbing of `lifecycle.machine` (steps whose guards ask
+the law, no side effects):
 
 - a report: received → triaged → investigating → closed, or marked a duplicate. The Department
   administers Article I (§ 267-5); reports concern flows entering the town's storm drains
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from outfall.compliance.lifecycle.permit import Transition, TransitionNotAllowed
+from outfall.compliance.lifecycle.machine import Machine, Step
 from outfall.kernel.errors import InputError
 from outfall.law import s267_07_discharges
 from outfall.law.determination import Reason
@@ -187,82 +187,82 @@ def _eliminated_guard(f: InvestigationFacts) -> list[Reason]:
 
 
 R = ReportState
-REPORT_TRANSITIONS: tuple[Transition, ...] = (
-    Transition("triage", (R.RECEIVED, R.TRIAGED), R.TRIAGED, ADMINISTRATION, "Triage the report"),
-    Transition(
+REPORT_TRANSITIONS: tuple[Step, ...] = (
+    Step("triage", (R.RECEIVED, R.TRIAGED), R.TRIAGED, "Triage the report", ADMINISTRATION),
+    Step(
         "start_investigation",
         (R.RECEIVED, R.TRIAGED, R.INVESTIGATING),
         R.INVESTIGATING,
-        APPLICABILITY,
         "Open an investigation of the discharge reported",
+        APPLICABILITY,
     ),
-    Transition(
+    Step(
         "mark_duplicate",
         (R.RECEIVED, R.TRIAGED),
         R.DUPLICATE,
-        ADMINISTRATION,
         "Mark as a duplicate of an earlier report",
+        ADMINISTRATION,
         _duplicate_guard,
     ),
-    Transition(
+    Step(
         "close_report",
         (R.RECEIVED, R.TRIAGED, R.INVESTIGATING),
         R.CLOSED,
-        ADMINISTRATION,
         "Close the report",
+        ADMINISTRATION,
         _report_close_guard,
     ),
 )
 
 N = InvestigationState
 DETERMINABLE = (N.INVESTIGATING, N.AWAITING_CONDITIONS, N.PROHIBITED)
-INVESTIGATION_TRANSITIONS: tuple[Transition, ...] = (
-    Transition(
+INVESTIGATION_TRANSITIONS: tuple[Step, ...] = (
+    Step(
         "determine_prohibited",
         DETERMINABLE,
         N.PROHIBITED,
-        PROHIBITION,
         "Record the determination: a prohibited discharge",
+        PROHIBITION,
         _verdict_guard("prohibited"),
     ),
-    Transition(
+    Step(
         "determine_exempt",
         DETERMINABLE,
         N.CLOSED,
-        EXEMPTIONS,
         "Record the determination: exempt (the investigation closes)",
+        EXEMPTIONS,
         _verdict_guard("exempt"),
     ),
-    Transition(
+    Step(
         "determine_exempt_if",
         DETERMINABLE,
         N.AWAITING_CONDITIONS,
-        CONDITIONAL_EXEMPTIONS,
         "Record the determination: exempt only once its conditions are met",
+        CONDITIONAL_EXEMPTIONS,
         _verdict_guard("exempt_if"),
     ),
-    Transition(
+    Step(
         "refer_to_enforcement",
         (N.PROHIBITED,),
         N.REFERRED,
-        ENFORCEMENT,
         "Refer to enforcement",
+        ENFORCEMENT,
         _refer_guard,
     ),
-    Transition(
+    Step(
         "close_eliminated",
         (N.PROHIBITED, N.REFERRED),
         N.CLOSED,
-        PROHIBITION,
         "Close: the prohibited discharge has been eliminated",
+        PROHIBITION,
         _eliminated_guard,
     ),
-    Transition(
+    Step(
         "close_no_discharge",
         (N.INVESTIGATING,),
         N.CLOSED,
-        APPLICABILITY,
         "Close: no discharge to the town's storm drains was found",
+        APPLICABILITY,
     ),
 )
 
@@ -272,46 +272,46 @@ DETERMINATION_STEP = {
     "exempt_if": "determine_exempt_if",
 }
 
-_TABLES: dict[str, dict[str, Transition]] = {
-    "report": {t.name: t for t in REPORT_TRANSITIONS},
-    "investigation": {t.name: t for t in INVESTIGATION_TRANSITIONS},
-}
+REPORT_MACHINE = Machine(
+    "report",
+    section=ADMINISTRATION,
+    states=ReportState,
+    labels=REPORT_STATE_LABELS,
+    steps=REPORT_TRANSITIONS,
+)
+INVESTIGATION_MACHINE = Machine(
+    "investigation",
+    section=ADMINISTRATION,
+    states=InvestigationState,
+    labels=INVESTIGATION_STATE_LABELS,
+    steps=INVESTIGATION_TRANSITIONS,
+)
+MACHINES = {m.name: m for m in (REPORT_MACHINE, INVESTIGATION_MACHINE)}
 
 
-def _transition(machine: str, name: str) -> Transition:
-    try:
-        return _TABLES[machine][name]
-    except KeyError:
-        raise TransitionNotAllowed(name, "?", [Reason(ADMINISTRATION, "no such step")]) from None
-
-
-def available(machine: str, state: str) -> list[Transition]:
+def available(machine: str, state: str) -> list[Step]:
     """The steps of `machine` ("report" or "investigation") that leave `state` (guards unasked)."""
-    return [t for t in _TABLES[machine].values() if state in t.sources]
+    return MACHINES[machine].available(state)
 
 
 def blockers(machine: str, name: str, state: str, facts) -> list[Reason]:
     """Why step `name` cannot happen from `state` with these facts (empty when it can)."""
-    t = _transition(machine, name)
-    if state not in t.sources:
-        allowed = ", ".join(s.value for s in t.sources)
-        return [Reason(t.citation, f"'{t.label}' is possible only from: {allowed}")]
-    return t.guard(facts) if t.guard else []
+    return MACHINES[machine].blockers(name, state, facts)
 
 
-def attempt(machine: str, name: str, state: str, facts) -> Transition:
-    """The transition if allowed now; otherwise TransitionNotAllowed with every reason."""
-    reasons = blockers(machine, name, state, facts)
-    if reasons:
-        raise TransitionNotAllowed(name, state, reasons)
-    return _transition(machine, name)
+def attempt(machine: str, name: str, state: str, facts) -> Step:
+    """The step if allowed now; otherwise TransitionNotAllowed with every reason."""
+    return MACHINES[machine].attempt(name, state, facts)
 
 
 __all__ = [
     "DETERMINATION_STEP",
+    "INVESTIGATION_MACHINE",
     "INVESTIGATION_STATE_LABELS",
     "INVESTIGATION_TRANSITIONS",
+    "MACHINES",
     "OPEN_INVESTIGATION_STATES",
+    "REPORT_MACHINE",
     "REPORT_PUBLIC_STATUS",
     "REPORT_STATE_LABELS",
     "REPORT_TRANSITIONS",

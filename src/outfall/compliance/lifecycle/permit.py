@@ -1,22 +1,18 @@
-"""Case lifecycles as explicit state machines whose guards ask the law (no side effects).
+"""The Article II permit lifecycle, declared in the one plumbing of `lifecycle.machine`.
 
-A machine is a table of transitions: name, the states it leaves, the state it enters, the
-section it acts under, and a guard. A guard reads a facts object and returns the reasons the
-transition may not happen (an empty list when it may). Pages, the API and the command line all
-go through `attempt`, so an illegal transition is impossible from any of them.
-
-The permit machine follows Article II: § 267-18 (application, completeness, hearing, decision,
+The machine follows Article II: § 267-18 (application, completeness, hearing, decision,
 constructive approval), § 267-21 (surety), § 267-22 (inspections), § 267-18I (as-builts) and
-§ 267-24 (certificate). The O&M obligations of § 267-20 outlive the closed file.
+§ 267-24 (certificate). The O&M obligations of § 267-20 outlive the closed file. Each guard asks
+the law and has no side effects.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from outfall.compliance.lifecycle.machine import Machine, Step
 from outfall.law import (
     s267_18_procedure,
     s267_19_plan_contents,
@@ -122,32 +118,6 @@ class PermitFacts:
     @property
     def as_of(self) -> dt.date:
         return self.law_date or self.today or dt.date.today()
-
-
-Guard = Callable[[PermitFacts], list[Reason]]
-
-
-@dataclass(frozen=True)
-class Transition:
-    """One legal step: from which states, to which state, under which section, if the guard allows."""
-
-    name: str
-    sources: tuple[PermitState, ...]
-    target: PermitState
-    citation: str
-    label: str
-    guard: Guard | None = None
-
-
-class TransitionNotAllowed(Exception):
-    """A transition asked for that the machine or the law does not allow now."""
-
-    def __init__(self, transition: str, state: str, reasons: list[Reason]):
-        self.transition = transition
-        self.state = state
-        self.reasons = reasons
-        why = "; ".join(f"{r.text} ({r.citation})" for r in reasons) or "not allowed"
-        super().__init__(f"{transition} from {state}: {why}")
 
 
 def _complete_guard(f: PermitFacts) -> list[Reason]:
@@ -283,143 +253,124 @@ def _full_release_guard(f: PermitFacts) -> list[Reason]:
 
 
 S = PermitState
-PERMIT_TRANSITIONS: tuple[Transition, ...] = (
-    Transition("submit", (S.DRAFT,), S.SUBMITTED, "§ 267-18A", "Submit the application"),
-    Transition(
+PERMIT_TRANSITIONS: tuple[Step, ...] = (
+    Step("submit", (S.DRAFT,), S.SUBMITTED, "Submit the application", "§ 267-18A"),
+    Step(
         "find_incomplete",
         (S.SUBMITTED,),
         S.INCOMPLETE,
-        "§ 267-18A",
         "Find the application incomplete",
+        "§ 267-18A",
     ),
-    Transition("resubmit", (S.INCOMPLETE,), S.SUBMITTED, "§ 267-18A", "Resubmit the application"),
-    Transition(
+    Step("resubmit", (S.INCOMPLETE,), S.SUBMITTED, "Resubmit the application", "§ 267-18A"),
+    Step(
         "find_complete",
         (S.SUBMITTED,),
         S.COMPLETE,
-        "§ 267-18E",
         "Find the application complete (starts the 45-day clock)",
+        "§ 267-18E",
         _complete_guard,
     ),
-    Transition(
+    Step(
         "schedule_hearing",
         (S.COMPLETE, S.HEARING_SCHEDULED),
         S.HEARING_SCHEDULED,
-        "§ 267-18E",
         "Schedule the public hearing",
+        "§ 267-18E",
         _schedule_guard,
     ),
-    Transition(
+    Step(
         "open_hearing",
         (S.HEARING_SCHEDULED,),
         S.HEARING_OPEN,
-        "§ 267-18E",
         "Open the public hearing",
+        "§ 267-18E",
         _open_guard,
     ),
-    Transition(
+    Step(
         "continue_hearing",
         (S.HEARING_OPEN,),
         S.HEARING_OPEN,
-        "§ 267-18E",
         "Continue the hearing to another date",
+        "§ 267-18E",
     ),
-    Transition(
+    Step(
         "close_hearing",
         (S.HEARING_OPEN,),
         S.HEARING_CLOSED,
-        "§ 267-18E",
         "Close the hearing (waivers voted, § 267-23C)",
+        "§ 267-18E",
         _close_guard,
     ),
-    Transition("approve", (S.HEARING_CLOSED,), S.APPROVED, "§ 267-18F(1)", "Approve"),
-    Transition(
+    Step("approve", (S.HEARING_CLOSED,), S.APPROVED, "Approve", "§ 267-18F(1)"),
+    Step(
         "approve_with_conditions",
         (S.HEARING_CLOSED,),
         S.APPROVED_WITH_CONDITIONS,
-        "§ 267-18F(2)",
         "Approve with conditions",
+        "§ 267-18F(2)",
     ),
-    Transition("disapprove", (S.HEARING_CLOSED,), S.DISAPPROVED, "§ 267-18F(3)", "Disapprove"),
-    Transition(
+    Step("disapprove", (S.HEARING_CLOSED,), S.DISAPPROVED, "Disapprove", "§ 267-18F(3)"),
+    Step(
         "certify_constructive_approval",
         PENDING_DECISION,
         S.CONSTRUCTIVELY_APPROVED,
-        "§ 267-18G",
         "Record the Town Clerk's certification of approval by failure to act",
+        "§ 267-18G",
         _constructive_guard,
     ),
-    Transition("issue_permit", APPROVED_STATES, S.ISSUED, "§ 267-18G", "Issue the permit"),
-    Transition(
+    Step("issue_permit", APPROVED_STATES, S.ISSUED, "Issue the permit", "§ 267-18G"),
+    Step(
         "start_construction",
         (S.ISSUED,),
         S.UNDER_CONSTRUCTION,
-        "§ 267-21",
         "Start land disturbance",
+        "§ 267-21",
         _start_guard,
     ),
-    Transition(
+    Step(
         "complete_construction",
         (S.UNDER_CONSTRUCTION,),
         S.CONSTRUCTION_COMPLETE,
-        "§ 267-18I",
         "Record completion of construction (as-builts due within a year)",
+        "§ 267-18I",
         _complete_construction_guard,
     ),
-    Transition(
+    Step(
         "issue_certificate",
         (S.CONSTRUCTION_COMPLETE,),
         S.CERTIFIED,
-        "§ 267-24",
         "Issue the certificate of completion",
+        "§ 267-24",
         _certificate_guard,
     ),
-    Transition(
+    Step(
         "close_file",
         (S.CERTIFIED, S.DISAPPROVED, S.WITHDRAWN),
         S.CLOSED,
-        "§ 267-20",
         "Close the permit file (O&M obligations continue)",
+        "§ 267-20",
     ),
-    Transition(
+    Step(
         "withdraw",
         (S.DRAFT, S.SUBMITTED, S.INCOMPLETE, *PENDING_DECISION),
         S.WITHDRAWN,
-        "§ 267-18A",
         "Withdraw the application",
+        "§ 267-18A",
     ),
 )
 
-TRANSITIONS_BY_NAME = {t.name: t for t in PERMIT_TRANSITIONS}
-
-
-def transition(name: str) -> Transition:
-    try:
-        return TRANSITIONS_BY_NAME[name]
-    except KeyError:
-        raise TransitionNotAllowed(name, "?", [Reason("§ 267-18", "no such step")]) from None
-
-
-def available(state: str) -> list[Transition]:
-    """Transitions whose source states include `state` (guards not yet asked)."""
-    return [t for t in PERMIT_TRANSITIONS if state in t.sources]
-
-
-def blockers(name: str, state: str, facts: PermitFacts) -> list[Reason]:
-    """Why `name` cannot happen from `state` with these facts (empty when it can)."""
-    t = transition(name)
-    if state not in t.sources:
-        allowed = ", ".join(s.value for s in t.sources)
-        return [Reason(t.citation, f"'{t.label}' is possible only from: {allowed}")]
-    return t.guard(facts) if t.guard else []
-
-
-def attempt(name: str, state: str, facts: PermitFacts) -> Transition:
-    """The transition if allowed now; otherwise TransitionNotAllowed with every reason."""
-    reasons = blockers(name, state, facts)
-    if reasons:
-        raise TransitionNotAllowed(name, state, reasons)
-    return transition(name)
-
+PERMIT_MACHINE = Machine(
+    "permit",
+    section="§ 267-18",
+    states=PermitState,
+    labels=STATE_LABELS,
+    steps=PERMIT_TRANSITIONS,
+)
+TRANSITIONS_BY_NAME = PERMIT_MACHINE.by_name
+transition = PERMIT_MACHINE.step
+available = PERMIT_MACHINE.available
+blockers = PERMIT_MACHINE.blockers
+attempt = PERMIT_MACHINE.attempt
 
 SURETY_FULL_RELEASE_GUARD = _full_release_guard

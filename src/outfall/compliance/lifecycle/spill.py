@@ -16,11 +16,10 @@ gap is on the record (and may be enforced under § 267-10) rather than hidden.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from outfall.compliance.lifecycle.permit import TransitionNotAllowed
+from outfall.compliance.lifecycle.machine import Machine, Step
 from outfall.law.determination import Reason
 from outfall.law.parameters import ParameterSet
 from outfall.law.s267_09_spills import spill_deadlines
@@ -157,67 +156,38 @@ def _close_guard(f: SpillFacts) -> list[Reason]:
     return reasons
 
 
-Guard = Callable[[SpillFacts], list[Reason]]
-
-
-@dataclass(frozen=True)
-class SpillTransition:
-    """One step of the record: from which states, to which, under which section, if allowed."""
-
-    name: str
-    sources: tuple[SpillState, ...]
-    target: SpillState
-    citation: str
-    label: str
-    guard: Guard | None = None
-
-
 S = SpillState
 TRANSITIONS = (
-    SpillTransition(
+    Step(
         "record_containment",
         (S.REPORTED,),
         S.CONTAINED,
-        SECTION,
         "Record the containment and clean-up",
+        SECTION,
         _contain_guard,
     ),
-    SpillTransition("close", (S.CONTAINED,), S.CLOSED, SECTION, "Close the record", _close_guard),
+    Step("close", (S.CONTAINED,), S.CLOSED, "Close the record", SECTION, _close_guard),
 )
-TRANSITIONS_BY_NAME = {t.name: t for t in TRANSITIONS}
-
-
-def blockers(name: str, state: str, facts: SpillFacts) -> list[Reason]:
-    """Why step `name` cannot be taken from `state` with these facts (empty when it can)."""
-    t = TRANSITIONS_BY_NAME.get(name)
-    if t is None:
-        return [Reason(SECTION, f"no such step: {name}")]
-    if state not in t.sources:
-        allowed = ", ".join(STATE_LABELS[s].lower() for s in t.sources)
-        return [Reason(t.citation, f"'{t.label}' is possible only when: {allowed}")]
-    return t.guard(facts) if t.guard else []
-
-
-def attempt(name: str, state: str, facts: SpillFacts) -> SpillTransition:
-    """The step if allowed now; otherwise TransitionNotAllowed with every reason."""
-    reasons = blockers(name, state, facts)
-    if reasons:
-        raise TransitionNotAllowed(name, state, reasons)
-    return TRANSITIONS_BY_NAME[name]
-
-
-def available(state: str) -> list[SpillTransition]:
-    """Steps whose source states include `state` (guards not yet asked)."""
-    return [t for t in TRANSITIONS if state in t.sources]
+SPILL_MACHINE = Machine(
+    "spill",
+    section=SECTION,
+    states=SpillState,
+    labels=STATE_LABELS,
+    steps=TRANSITIONS,
+)
+TRANSITIONS_BY_NAME = SPILL_MACHINE.by_name
+available = SPILL_MACHINE.available
+blockers = SPILL_MACHINE.blockers
+attempt = SPILL_MACHINE.attempt
 
 
 __all__ = [
     "NOTICE_KEYS",
+    "SPILL_MACHINE",
     "STATE_LABELS",
     "TRANSITIONS",
     "SpillFacts",
     "SpillState",
-    "SpillTransition",
     "attempt",
     "available",
     "blockers",

@@ -108,7 +108,7 @@ def _transitions_out(user, a) -> list[dict]:
             {
                 "name": t.name,
                 "label": t.label,
-                "citation": t.citation,
+                "citation": t.section,
                 "target": t.target.value,
                 "action": action,
                 "permitted": policy.can(user, action, a),

@@ -218,7 +218,7 @@ def _detail_out(user, case) -> dict:
             {
                 "name": t.name,
                 "label": t.label,
-                "citation": t.citation_for(case.article),
+                "citation": t.section_for(case.article),
                 "action": action,
                 "permitted": policy.can(user, action, case),
                 "blockers": [

@@ -824,7 +824,7 @@ def _spill_detail(s) -> dict:
             {
                 "name": t.name,
                 "label": t.label,
-                "citation": t.citation,
+                "citation": t.section,
                 "blockers": _reason_objects(
                     spill_machine.blockers(t.name, state, facts) if t.name == "close" else []
                 ),

@@ -105,7 +105,7 @@ def abatement_start(
             actor=actor,
             town=locked.town,
             action="enforcement.abatement_start",
-            section=step.citation_for(locked.article),
+            section=step.section_for(locked.article),
             summary=f"Town abatement started {started_on.isoformat()}",
             obj=work,
             case=locked,
@@ -230,7 +230,7 @@ def costs_notice(
             context={"notice": notice, "work": work, "items": items, "clocks": clocks},
         )
         late = (
-            f" LATE: the law wanted it by {notice_by.due.isoformat()} ({step.citation_for(locked.article)})"
+            f" LATE: the law wanted it by {notice_by.due.isoformat()} ({step.section_for(locked.article)})"
             if notice.late
             else ""
         )
@@ -238,7 +238,7 @@ def costs_notice(
             actor=actor,
             town=locked.town,
             action="enforcement.cost_notice",
-            section=step.citation_for(locked.article),
+            section=step.section_for(locked.article),
             summary=f"Costs of ${amount} noticed {sent_on.isoformat()}.{late}",
             obj=notice,
             case=locked,
@@ -316,7 +316,7 @@ def protest_file(
             actor=actor,
             town=locked.town,
             action="enforcement.protest",
-            section=step.citation_for(locked.article),
+            section=step.section_for(locked.article),
             summary=f"Written protest of the costs filed {filed_on.isoformat()}",
             obj=protest,
             case=locked,
@@ -390,7 +390,7 @@ def protest_decide(
             actor=actor,
             town=locked.town,
             action="enforcement.protest_decide",
-            section=step.citation_for(locked.article),
+            section=step.section_for(locked.article),
             summary=(
                 "Costs affirmed" if decision == "affirm" else f"Costs reduced to ${decided_amount}"
             )
@@ -529,7 +529,7 @@ def lien_request(
             actor=actor,
             town=locked.town,
             action="enforcement.lien",
-            section=step.citation_for(locked.article),
+            section=step.section_for(locked.article),
             summary=f"Unpaid costs of ${lien.amount} a lien from {lien.effective_on.isoformat()}; "
             f"the Collector asked on {sent_on.isoformat()}",
             obj=lien,

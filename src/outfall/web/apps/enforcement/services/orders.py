@@ -120,7 +120,7 @@ def order_issue(
             actor=actor,
             town=locked.town,
             action=f"enforcement.{kind}",
-            section=step.citation_for(locked.article),
+            section=step.section_for(locked.article),
             summary=f"{'Notice of violation' if kind == 'notice_of_violation' else 'Order'} "
             f"issued {issued_on.isoformat()}"
             + (f", deadline {deadline.isoformat()}" if deadline else ", no deadline"),
@@ -260,7 +260,7 @@ def case_escalate(case: EnforcementCase, *, actor, today: dt.date | None = None)
             + "; ".join(
                 f"the order of {o.issued_on.isoformat()} was due {o.deadline}" for o in missed
             )
-            + f". Next steps: town abatement, penalties or court ({step.citation_for(locked.article)})."
+            + f". Next steps: town abatement, penalties or court ({step.section_for(locked.article)})."
         )
         if recipients:
             transaction.on_commit(

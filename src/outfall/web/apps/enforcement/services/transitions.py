@@ -22,7 +22,7 @@ def case_transition(
     summary: str | None = None,
     extra: dict | None = None,
     pending: dict | None = None,
-) -> lifecycle.Transition:
+) -> lifecycle.Step:
     """Take step `name` or raise TransitionNotAllowed with every reason.
 
     Runs inside the caller's transaction when there is one, so a service that records data and
@@ -45,7 +45,7 @@ def case_transition(
             actor=actor,
             town=locked.town,
             action=f"enforcement.{name}",
-            section=step.citation_for(locked.article),
+            section=step.section_for(locked.article),
             summary=summary or step.label,
             obj=locked,
             changes={"state": [before, locked.state], **(extra or {})},

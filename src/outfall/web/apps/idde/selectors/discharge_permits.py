@@ -81,6 +81,6 @@ def discharge_permit_evaluation(permit: DischargePermit, on: dt.date) -> Determi
 def discharge_permit_steps(permit: DischargePermit) -> list[dict]:
     """The lifecycle steps open from the permit's state, each with its section and label."""
     return [
-        {"name": t.name, "label": t.label, "citation": t.citation}
+        {"name": t.name, "label": t.label, "citation": t.section}
         for t in machine.available(permit.state)
     ]

@@ -88,5 +88,5 @@ def investigation_steps(investigation: Investigation) -> list[Step]:
         if t.name.startswith("determine_"):
             continue
         reasons = blockers("investigation", t.name, investigation.state, facts)
-        out.append(Step(t.name, t.label, t.citation, tuple(reasons)))
+        out.append(Step(t.name, t.label, t.section, tuple(reasons)))
     return out

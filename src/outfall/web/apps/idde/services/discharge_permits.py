@@ -205,7 +205,7 @@ def discharge_permit_issue(
             actor=actor,
             town=p.town,
             action="discharge_permit.issue",
-            section=step.citation,
+            section=step.section,
             summary=f"Permit {number} issued on {issued_on.isoformat()} "
             f"(application {application_number})",
             obj=p,
@@ -240,7 +240,7 @@ def discharge_permit_refuse(
             actor=actor,
             town=p.town,
             action="discharge_permit.refuse",
-            section=step.citation,
+            section=step.section,
             summary=f"Application {p.number} refused on {refused_on.isoformat()}: {reason}",
             obj=p,
             changes={"state": [step.sources[0], step.target]},
@@ -284,7 +284,7 @@ def discharge_permit_inspect(
             actor=actor,
             town=p.town,
             action="discharge_permit.inspect",
-            section=step.citation,
+            section=step.section,
             summary=f"{p.number} inspected on {inspected_on.isoformat()}: "
             f"{'follows the permit' if passed else 'does not follow the permit'}; "
             f"the law's answer: {det.outcome}",

@@ -193,7 +193,7 @@ def investigation_refer(investigation: Investigation, *, actor) -> Investigation
             actor=actor,
             town=investigation.town,
             action="investigation.refer",
-            section=step.citation,
+            section=step.section,
             summary=f"Investigation {investigation.number} referred to enforcement",
             obj=investigation,
         )
@@ -225,7 +225,7 @@ def investigation_close(
             actor=actor,
             town=investigation.town,
             action="investigation.close",
-            section=step.citation,
+            section=step.section,
             summary=f"Investigation {investigation.number} closed: {step.label}",
             obj=investigation,
             changes={"reason": reason, "note": investigation.closing_note},

@@ -31,7 +31,7 @@ def application_transition(
             actor=actor,
             town=locked.town,
             action=name,
-            section=step.citation,
+            section=step.section,
             summary=summary or step.label,
             obj=locked,
             changes={"state": [before, locked.state], **(extra or {})},
