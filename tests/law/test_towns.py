@@ -38,4 +38,4 @@ def test_exampleton_inherits_norfolks_standards_for_a_project_it_alone_regulates
     tss = standard(
         applicable_standards(facts, as_of=LAW, town="exampleton").outcome, "tss_tp_removal"
     )
-    assert (tss.threshold["tss_removal_pct"], tss.threshold["tp_removal_pct"]) == (90, 60)
+    assert (tss.threshold.tss_removal_pct, tss.threshold.tp_removal_pct) == (90, 60)

@@ -188,7 +188,7 @@ def handle(args) -> Result:
         for s in standards:
             mep = " (to the maximum extent practicable)" if s.to_maximum_extent_practicable else ""
             lines.append(f"    - {s.title} [{s.citation}]{mep}")
-            lines.extend(_threshold_text(s.threshold))
+            lines.extend(_threshold_text(s.threshold.as_dict()))
             if s.note:
                 lines.append(f"      note: {s.note}")
     else:

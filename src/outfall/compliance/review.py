@@ -1,8 +1,10 @@
 """Site review: a site file in, every § 267-19B standard out, with the numbers behind each verdict.
 
-The law layer says which standards bind the project and with what thresholds; the engineering
-layer computes peak rates, recharge and pollutant removal; this module joins them. Nothing here
-fixes a legal threshold or an engineering coefficient of its own.
+The law layer says which standards bind the project, with what thresholds, and whether the
+numbers meet them (each threshold of `s267_19_standards` is a typed value with its rule); the
+engineering layer computes peak rates, recharge and pollutant removal; this module computes
+those numbers, asks the law, and writes the verdict out. Nothing here fixes a legal threshold, a
+pass/fail rule or an engineering coefficient of its own.
 
 Statuses: `pass`, `fail`, `not_applicable` (the law does not apply the standard to this project)
 and `needs_information` (the site file does not hold what the check needs, or the standard is a
@@ -14,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -42,7 +44,19 @@ from outfall.kernel.units import IN_PER_FT, MINUTES_PER_HOUR, SQFT_PER_ACRE
 from outfall.law.determination import Determination
 from outfall.law.parameters import ParameterSet, as_parameter_set
 from outfall.law.s267_16_applicability import ProjectFacts, requires_permit
-from outfall.law.s267_19_standards import Standard, applicable_standards, classify_project
+from outfall.law.s267_19_standards import (
+    HandbookThreshold,
+    PeakRateThreshold,
+    PretreatmentThreshold,
+    RechargeThreshold,
+    RequiredThreshold,
+    Standard,
+    UntreatedDischargeThreshold,
+    WaterQualityThreshold,
+    applicable_standards,
+    classify_project,
+    design_storms,
+)
 
 PASS, FAIL, NOT_APPLICABLE, NEEDS_INFORMATION = (
     "pass",
@@ -51,6 +65,7 @@ PASS, FAIL, NOT_APPLICABLE, NEEDS_INFORMATION = (
     "needs_information",
 )
 MIN_TC_HR = 0.1
+T = TypeVar("T")
 DISTRIBUTION_NAMES = {"type_iii_24hr": "III", "type_ii_24hr": "II"}
 VOLUME_CUT_OFF_TOLERANCE = 0.005
 """Share of a node's volume that may fall beyond the computation span before the review says so."""
@@ -320,7 +335,7 @@ def review_site(
         f"minimum Tc {options.min_tc_hr * MINUTES_PER_HOUR:g} min."
     )
     _check_against_tables(site)
-    storm_years = _required_storms(by_id.get("peak_rate"))
+    storm_years = _required_storms(by_id.get("peak_rate"), as_of, params)
     depths = _storm_depths(site, params, storm_years, flags)
     p2_in = depths[2][0] if 2 in depths else min(d for d, _ in depths.values())
     prepared = {
@@ -363,10 +378,12 @@ def _unique(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
-def _required_storms(peak_rate: Standard | None) -> list[int]:
-    if peak_rate is None:
-        return [2, 10, 100]
-    return [int(y) for y in peak_rate.threshold.get("design_storms_years", [2, 10, 100])]
+def _required_storms(peak_rate: Standard | None, as_of: dt.date, params: ParameterSet) -> list[int]:
+    """The design storms the peak-rate standard compares at; where it does not bind, the storms
+    the bylaw names all the same, so the site's hydrology is reported on them."""
+    if peak_rate is not None and isinstance(peak_rate.threshold, PeakRateThreshold):
+        return list(peak_rate.threshold.design_storms_years)
+    return list(design_storms(as_of=as_of, town=params))
 
 
 def _storm_depths(
@@ -878,7 +895,7 @@ def _evaluate(std: Standard, ctx: _Context) -> StandardResult:
         NOT_APPLICABLE,
         std.citation,
         std.title,
-        required=std.threshold or None,
+        required=std.threshold.as_dict() or None,
         to_maximum_extent_practicable=std.to_maximum_extent_practicable,
     )
     if std.note:
@@ -896,7 +913,24 @@ def _evaluate(std: Standard, ctx: _Context) -> StandardResult:
     return result
 
 
+def _threshold(std: Standard, kind: type[T]) -> T:
+    """The law's typed threshold of a binding standard, checked to be the kind the check reads."""
+    if not isinstance(std.threshold, kind):
+        raise TypeError(
+            f"{std.id}: the law gives a {type(std.threshold).__name__}, not a {kind.__name__}"
+        )
+    return std.threshold
+
+
+def _status(met: bool | None) -> str:
+    """The law's answer as a status: met, not met, or not known from the site file."""
+    if met is None:
+        return NEEDS_INFORMATION
+    return PASS if met else FAIL
+
+
 def _check_peak_rate(result: StandardResult, std: Standard, ctx: _Context) -> None:
+    rule = _threshold(std, PeakRateThreshold)
     storms, storm_years = ctx.storms, ctx.storm_years
     rows = []
     failing = []
@@ -906,7 +940,7 @@ def _check_peak_rate(result: StandardResult, std: Standard, ctx: _Context) -> No
         for dp, pair in run.points.items():
             pre = round(pair["pre"].peak_cfs, 2)
             post = round(pair["post"].peak_cfs, 2)
-            ok = post <= pre
+            ok = rule.met(pre, post)
             rows.append(
                 {
                     "design_point": dp,
@@ -930,26 +964,26 @@ def _check_peak_rate(result: StandardResult, std: Standard, ctx: _Context) -> No
 
 
 def _check_untreated(result: StandardResult, std: Standard, ctx: _Context) -> None:
+    rule = _threshold(std, UntreatedDischargeThreshold)
     p = ctx.site.project
     result.required = {"untreated_new_discharge_to_wetlands": False}
     result.provided = {
         "discharges_to_wetlands": p.discharges_to_wetlands,
         "discharges_treated": p.discharges_treated,
     }
+    met = rule.met(p.discharges_to_wetlands, p.discharges_treated)
+    result.status = _status(met)
     if not p.discharges_to_wetlands:
-        result.status = PASS
         result.details["explanation"] = "No new conveyance discharges to wetlands or waters."
-    elif p.discharges_treated is None:
-        result.status = NEEDS_INFORMATION
+    elif met is None:
         result.details["explanation"] = (
             "New conveyances discharge to wetlands: say whether every one is treated first "
             "(project.discharges_treated)."
         )
     else:
-        result.status = PASS if p.discharges_treated else FAIL
         result.details["explanation"] = (
             "Every new discharge to wetlands is treated first."
-            if p.discharges_treated
+            if met
             else "A new conveyance discharges untreated stormwater to wetlands."
         )
 
@@ -965,6 +999,7 @@ def _pond_static_storage(pond: PreparedPond) -> tuple[float, float]:
 
 
 def _check_recharge(result: StandardResult, std: Standard, ctx: _Context) -> None:
+    rule = _threshold(std, RechargeThreshold)
     site, ponds, assumptions, flags = ctx.site, ctx.ponds, ctx.assumptions, ctx.flags
     spec = site.recharge
     if spec is None:
@@ -1047,8 +1082,8 @@ def _check_recharge(result: StandardResult, std: Standard, ctx: _Context) -> Non
     result.required = {"recharge_volume_cf": round(target, 0)}
     result.provided = {"recharge_volume_cf": round(provided.volume_cf, 0)}
     result.details.update(details)
-    enough = provided.volume_cf >= target - 0.5
-    result.status = PASS if enough and drawdown_ok else FAIL
+    enough = rule.volume_met(target, provided.volume_cf)
+    result.status = _status(rule.met(target, provided.volume_cf, drawdown_ok))
     problems = []
     if not enough:
         problems.append(f"provides {provided.volume_cf:,.0f} cf of the {target:,.0f} cf required")
@@ -1078,8 +1113,8 @@ def _train(bmp: Bmp, bmps: dict[str, Bmp]) -> list[Bmp]:
 
 
 def _check_tss_tp(result: StandardResult, std: Standard, ctx: _Context) -> None:
+    rule = _threshold(std, WaterQualityThreshold)
     site, assumptions, flags = ctx.site, ctx.assumptions, ctx.flags
-    thr = std.threshold
     bmps = {b.name: b for b in site.bmps}
     impervious_ac = _post_impervious_acres(site)
     if impervious_ac <= 0:
@@ -1139,14 +1174,12 @@ def _check_tss_tp(result: StandardResult, std: Standard, ctx: _Context) -> None:
     tss = removals["TSS"].percent_removal
     tp = removals["TP"].percent_removal
     retained = sum(b.storage_cf or 0.0 for b in site.bmps if b.infiltrates)
-    retention_required = (
-        thr.get("retention_depth_in", 1.0) / IN_PER_FT * impervious_ac * SQFT_PER_ACRE
-    )
-    by_performance = tss >= thr["tss_removal_pct"] and tp >= thr["tp_removal_pct"]
-    by_retention = retained >= retention_required
+    retention_required = rule.retention_required_cf(impervious_ac)
+    by_performance = rule.met_by_performance(tss, tp)
+    by_retention = rule.met_by_retention(retained, impervious_ac)
     result.required = {
-        "tss_removal_pct": thr["tss_removal_pct"],
-        "tp_removal_pct": thr["tp_removal_pct"],
+        "tss_removal_pct": rule.tss_removal_pct,
+        "tp_removal_pct": rule.tp_removal_pct,
         "or_retention_cf": round(retention_required, 0),
     }
     result.provided = {
@@ -1171,13 +1204,15 @@ def _check_tss_tp(result: StandardResult, std: Standard, ctx: _Context) -> None:
         result.status = FAIL
         result.details["explanation"] = (
             f"Removal {tss:.1f} % TSS / {tp:.1f} % TP falls short of "
-            f"{thr['tss_removal_pct']} % / {thr['tp_removal_pct']} %, and retention "
+            f"{rule.tss_removal_pct} % / {rule.tp_removal_pct} %, and retention "
             f"{retained:,.0f} cf is below {retention_required:,.0f} cf. A combination of retention "
             "and treatment, or off-site mitigation in the same HUC12, is for the reviewer to weigh."
         )
 
 
 def _check_pretreatment(result: StandardResult, std: Standard, ctx: _Context) -> None:
+    rule = _threshold(std, PretreatmentThreshold)
+    target = rule.tss_removal_pct
     site, options, assumptions, flags = ctx.site, ctx.options, ctx.assumptions, ctx.flags
     bmps = {b.name: b for b in site.bmps}
     upstream: dict[str, list[str]] = {}
@@ -1188,26 +1223,24 @@ def _check_pretreatment(result: StandardResult, std: Standard, ctx: _Context) ->
                 upstream[member.name].append(b.name)
     infiltrating = [b for b in site.bmps if b.infiltrates]
     if not infiltrating:
-        result.status = PASS
+        result.status = _status(rule.met([]))
         result.details["explanation"] = "No practice infiltrates, so none needs pretreatment."
         return
     checks = []
-    ok_all = True
     for b in infiltrating:
         practices = list(b.pretreatment) or [bmps[n].type for n in upstream.get(b.name, [])]
         if not practices:
-            ok_all = False
             checks.append({"bmp": b.name, "pretreatment": [], "ok": False})
             continue
         try:
             train = tss_credits.tss_train_removal(
                 [*practices, tss_credits.TssStage(b.type, infiltrates=True)],
+                pretreatment_target_pct=target,
                 compare_at_whole_percent=options.pretreatment_whole_percent,
             )
         except InputError as exc:
             raise _relabel(exc, f"{b.path}.pretreatment") from None
         ok = train.every_infiltration_bmp_meets_pretreatment
-        ok_all = ok_all and ok
         flags.extend(train.flags)
         assumptions.extend(train.assumptions)
         checks.append(
@@ -1220,33 +1253,45 @@ def _check_pretreatment(result: StandardResult, std: Standard, ctx: _Context) ->
                 "worksheet": train.as_dict(),
             }
         )
-    result.required = {"pretreatment_before_infiltration": True, "massdep_pretreatment_tss_pct": 44}
+    ok_all = rule.met(bool(c["ok"]) for c in checks)
+    result.required = {
+        "pretreatment_before_infiltration": True,
+        "massdep_pretreatment_tss_pct": target,
+    }
     result.provided = {"checks": [{k: v for k, v in c.items() if k != "worksheet"} for c in checks]}
     result.details["worksheets"] = [c.get("worksheet") for c in checks]
-    result.status = PASS if ok_all else FAIL
+    result.status = _status(ok_all)
     result.details["explanation"] = (
-        "Every infiltration practice has pretreatment meeting MassDEP's 44 % TSS removal."
+        f"Every infiltration practice has pretreatment meeting MassDEP's {target:g} % TSS removal."
         if ok_all
-        else "An infiltration practice lacks pretreatment meeting MassDEP's 44 % TSS removal."
+        else f"An infiltration practice lacks pretreatment meeting MassDEP's {target:g} % TSS "
+        "removal."
     )
 
 
 def _check_om_plan(result: StandardResult, std: Standard, ctx: _Context) -> None:
+    rule = _threshold(std, RequiredThreshold)
     provided = ctx.site.project.om_plan_provided
     result.required = {"om_plan": True}
     result.provided = {"om_plan": provided}
+    result.status = _status(rule.met(provided))
     if provided is None:
-        result.status = NEEDS_INFORMATION
         result.details["explanation"] = (
             "Say whether an O&M plan is filed (project.om_plan_provided)."
         )
     else:
-        result.status = PASS if provided else FAIL
         result.details["explanation"] = (
             "An O&M plan is on file (its contents are checked under § 267-20)."
             if provided
             else "No O&M plan: every stormwater system needs one."
         )
+
+
+def _handbook(std: Standard) -> str:
+    """The Handbook edition the law names (§ 267-19B(3)), where the standard carries it."""
+    if isinstance(std.threshold, HandbookThreshold):
+        return std.threshold.handbook
+    return "Massachusetts Stormwater Handbook"
 
 
 def _judgement(result: StandardResult, std: Standard, ctx: _Context) -> None:
@@ -1265,8 +1310,8 @@ def _judgement(result: StandardResult, std: Standard, ctx: _Context) -> None:
             else "."
         ),
         "erosion_control": "The erosion and sediment control plan is reviewed with the application.",
-        "handbook_consistency": "Consistency with the 2008 Massachusetts Stormwater Handbook is "
-        "the reviewer's finding; the computations above follow its methods.",
+        "handbook_consistency": f"Consistency with the {_handbook(std)} is the reviewer's "
+        "finding; the computations above follow its methods.",
     }
     result.details["explanation"] = explanations.get(
         std.id, "This standard is a matter for the reviewer's judgement."

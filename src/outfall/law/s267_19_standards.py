@@ -27,10 +27,12 @@ Readings taken here:
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from outfall.kernel.errors import InputError
+from outfall.kernel.units import IN_PER_FT, SQFT_PER_ACRE
 from outfall.law.determination import Determination, Reasoning
 from outfall.law.parameters import ParameterSet, as_parameter_set
 from outfall.law.s267_16_applicability import ProjectFacts, requires_permit
@@ -59,6 +61,10 @@ ROADWAY_LANES = "s267_19.roadway.widening_lanes_not_exempt"
 DESIGN_STORMS = "s267_19.peak_rate.design_storms_years"
 HANDBOOK = "s267_19.handbook.edition"
 CRITICAL_AREA_KINDS = "s267_19.critical_areas.kinds"
+PRETREATMENT_TSS = "s267_19.pretreatment.tss_removal_pct"
+VOLUME_TOLERANCE_CF = 0.5
+"""Volumes are compared at the whole cubic foot they are reported in: a shortfall of less than
+half a cubic foot is rounding, not a failure to meet the standard."""
 SOFTENED_BY_MEP = ("luhppl", "critical_area")
 EMPTY_ITEM_NOTE = (
     "§ 267-19B(4)(b)[1] is empty in our copy of the bylaw; it is read as parallel to "
@@ -80,6 +86,187 @@ ROADWAY_NOTE = (
 )
 
 
+# --- What each standard asks, as typed values, and the rule that says whether it is met -----
+#
+# The figures come from the town's parameters (`_standards_for`); the engineering numbers a rule
+# is asked about (peaks, volumes, removals) are computed by `compliance.review` with `eng`.
+# `as_dict` is the threshold as reports and snapshots have always shown it.
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """What a standard asks of a project; the base, empty, is a standard that does not bind."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {}
+
+    def __bool__(self) -> bool:
+        return bool(self.as_dict())
+
+
+NOT_BINDING = Threshold()
+
+
+@dataclass(frozen=True)
+class ImproveExistingConditions(Threshold):
+    """§ 267-19B(4)(c): roadway maintenance, relieved of a standard, must still improve
+    existing conditions unless that is infeasible."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"improve_existing_conditions_unless_infeasible": True}
+
+
+@dataclass(frozen=True)
+class PeakRateThreshold(Threshold):
+    """§ 267-19B(1): at each design storm the post-development peak may not exceed the
+    pre-development peak."""
+
+    design_storms_years: tuple[int, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"design_storms_years": list(self.design_storms_years), "post_not_above_pre": True}
+
+    def met(self, pre_peak_cfs: float, post_peak_cfs: float) -> bool:
+        """Whether one comparison (one design point, one storm) meets the standard."""
+        return post_peak_cfs <= pre_peak_cfs
+
+
+@dataclass(frozen=True)
+class UntreatedDischargeThreshold(Threshold):
+    """§ 267-19B(1): no new conveyance may discharge untreated stormwater to wetlands or waters
+    of the Commonwealth, nor cause erosion there."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"untreated_discharge_allowed": False, "erosion_allowed": False}
+
+    def met(self, discharges_to_wetlands: bool, discharges_treated: bool | None) -> bool | None:
+        """Met when nothing new discharges to wetlands or every such discharge is treated first;
+        None when a new conveyance does and whether it is treated is not known."""
+        if not discharges_to_wetlands:
+            return True
+        if discharges_treated is None:
+            return None
+        return bool(discharges_treated)
+
+
+@dataclass(frozen=True)
+class RechargeThreshold(Threshold):
+    """§ 267-19B(2): annual recharge approximating the pre-development recharge for the site's
+    soil types; the volume required and the drawdown limit are the Handbook's, which § 267-19B(3)
+    brings in (computed by `eng.recharge`)."""
+
+    basis: str = "soil types"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"match_predevelopment_annual_recharge": True, "basis": self.basis}
+
+    def volume_met(self, required_cf: float, provided_cf: float) -> bool:
+        return provided_cf >= required_cf - VOLUME_TOLERANCE_CF
+
+    def met(self, required_cf: float, provided_cf: float, drains_within_limit: bool) -> bool:
+        """Enough recharge volume, and it drains within the limit."""
+        return self.volume_met(required_cf, provided_cf) and bool(drains_within_limit)
+
+
+@dataclass(frozen=True)
+class LowImpactDevelopmentThreshold(Threshold):
+    """§ 267-19B(2): low-impact development unless shown infeasible (the reviewer's finding)."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"required_unless_infeasible": True}
+
+
+@dataclass(frozen=True)
+class WaterQualityThreshold(Threshold):
+    """§ 267-19B(4)(a) or (b): average annual TSS and TP removal, or retention of a depth of
+    runoff over the post-construction impervious area (either suffices; a combination or
+    off-site mitigation is for the reviewer to weigh)."""
+
+    tss_removal_pct: float
+    tp_removal_pct: float
+    retention_depth_in: float
+    methods: tuple[str, ...]
+    retention_area: str = "total post-construction impervious area"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "tss_removal_pct": self.tss_removal_pct,
+            "tp_removal_pct": self.tp_removal_pct,
+            "retention_depth_in": self.retention_depth_in,
+            "retention_area": self.retention_area,
+            "methods": list(self.methods),
+        }
+
+    def retention_required_cf(self, impervious_ac: float) -> float:
+        """The retention volume (ft³) that meets the standard alone: the depth over the area."""
+        return self.retention_depth_in / IN_PER_FT * impervious_ac * SQFT_PER_ACRE
+
+    def met_by_performance(self, tss_removal_pct: float, tp_removal_pct: float) -> bool:
+        return tss_removal_pct >= self.tss_removal_pct and tp_removal_pct >= self.tp_removal_pct
+
+    def met_by_retention(self, retained_cf: float, impervious_ac: float) -> bool:
+        return retained_cf >= self.retention_required_cf(impervious_ac)
+
+
+@dataclass(frozen=True)
+class PretreatmentThreshold(Threshold):
+    """§ 267-19B(4)(c): pretreatment before any infiltration, to the TSS removal of the town's
+    parameter (the Handbook's figure, through § 267-19B(3))."""
+
+    tss_removal_pct: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"infiltration_without_pretreatment_allowed": False}
+
+    def met(self, each_infiltration_practice_pretreated: Iterable[bool]) -> bool:
+        """Met when every infiltrating practice is pretreated to the removal (so, trivially,
+        when none infiltrates)."""
+        return all(each_infiltration_practice_pretreated)
+
+
+@dataclass(frozen=True)
+class LuhpplThreshold(Threshold):
+    """§ 267-19B(4)(c): the specific BMPs the Handbook lists for higher-pollutant land uses."""
+
+    bmps: str = "those the Massachusetts Stormwater Handbook lists for LUHPPLs"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"bmps": self.bmps}
+
+
+@dataclass(frozen=True)
+class CriticalAreaThreshold(Threshold):
+    """§ 267-19B(4)(c): BMPs approved for discharges to the critical areas the bylaw names."""
+
+    critical_area_kinds: tuple[str, ...]
+    bmps: str = "those the Massachusetts Stormwater Handbook approves for critical areas"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"bmps": self.bmps, "critical_area_kinds": list(self.critical_area_kinds)}
+
+
+@dataclass(frozen=True)
+class RequiredThreshold(Threshold):
+    """A duty without a figure (erosion and sediment control; the O&M plan)."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"required": True}
+
+    def met(self, provided: bool | None) -> bool | None:
+        """Met when provided; None when the record does not say."""
+        return None if provided is None else bool(provided)
+
+
+@dataclass(frozen=True)
+class HandbookThreshold(Threshold):
+    """§ 267-19B(3): design consistent with, or stricter than, the Handbook edition named."""
+
+    handbook: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"handbook": self.handbook}
+
+
 @dataclass(frozen=True)
 class Standard:
     """One § 267-19B standard as it bears on a project: whether it applies and its figures."""
@@ -88,7 +275,7 @@ class Standard:
     citation: str
     title: str
     applies: bool
-    threshold: dict[str, Any] = field(default_factory=dict)
+    threshold: Threshold = field(default=NOT_BINDING)
     to_maximum_extent_practicable: bool = False
     note: str = ""
 
@@ -98,7 +285,7 @@ class Standard:
             "citation": self.citation,
             "title": self.title,
             "applies": self.applies,
-            "threshold": dict(self.threshold),
+            "threshold": self.threshold.as_dict(),
             "to_maximum_extent_practicable": self.to_maximum_extent_practicable,
             "note": self.note,
         }
@@ -166,44 +353,53 @@ def classify_project(
     return r.conclude(_classify(facts, r))
 
 
-def _water_quality(kind: str, r: Reasoning) -> dict[str, Any]:
+def _water_quality(kind: str, r: Reasoning) -> WaterQualityThreshold:
     base = f"s267_19.water_quality.{kind}"
-    return {
-        "tss_removal_pct": r.param(f"{base}.tss_removal_pct"),
-        "tp_removal_pct": r.param(f"{base}.tp_removal_pct"),
-        "retention_depth_in": r.param(f"{base}.retention_depth_in"),
-        "retention_area": "total post-construction impervious area",
-        "methods": list(r.param(f"{base}.methods")),
-    }
+    return WaterQualityThreshold(
+        tss_removal_pct=r.param(f"{base}.tss_removal_pct"),
+        tp_removal_pct=r.param(f"{base}.tp_removal_pct"),
+        retention_depth_in=r.param(f"{base}.retention_depth_in"),
+        methods=tuple(r.param(f"{base}.methods")),
+    )
+
+
+def design_storms(*, as_of: dt.date, town: str | ParameterSet | None = None) -> tuple[int, ...]:
+    """The return periods (years) of the design storms of § 267-19B(1), in force on `as_of`.
+
+    A site review computes these storms whether or not the peak-rate standard binds the project,
+    so that the site's hydrology is reported on the same storms the bylaw names.
+    """
+    return tuple(int(y) for y in as_parameter_set(town).value(DESIGN_STORMS, as_of))
 
 
 def _standards_for(kind: str, facts: ProjectFacts, r: Reasoning) -> list[Standard]:
-    storms = list(r.param(DESIGN_STORMS))
+    storms = tuple(int(y) for y in r.param(DESIGN_STORMS))
     handbook = r.param(HANDBOOK)
-    critical_kinds = list(r.param(CRITICAL_AREA_KINDS))
+    critical_kinds = tuple(r.param(CRITICAL_AREA_KINDS))
     binding = kind in (NEW_DEVELOPMENT, REDEVELOPMENT)
     roadway = kind == ROADWAY_MAINTENANCE
     mep = kind == REDEVELOPMENT
     after_carve_out = binding or roadway
+    pretreatment = PretreatmentThreshold(r.param(PRETREATMENT_TSS)) if after_carve_out else None
 
-    def upper(sid: str, citation: str, title: str, threshold: dict[str, Any], note: str = ""):
+    def upper(sid: str, citation: str, title: str, threshold: Threshold, note: str = ""):
         """A standard stated above the roadway carve-out in § 267-19B."""
         if roadway:
             return Standard(
-                sid,
-                citation,
-                title,
-                False,
-                {"improve_existing_conditions_unless_infeasible": True},
-                False,
-                ROADWAY_NOTE,
+                sid, citation, title, False, ImproveExistingConditions(), False, ROADWAY_NOTE
             )
         notes = [n for n in (note, MEP_NOTE if mep else "") if n]
         return Standard(
-            sid, citation, title, binding, threshold if binding else {}, mep, " ".join(notes)
+            sid,
+            citation,
+            title,
+            binding,
+            threshold if binding else NOT_BINDING,
+            mep,
+            " ".join(notes),
         )
 
-    def lower(sid: str, title: str, threshold: dict[str, Any], applies: bool, note: str = ""):
+    def lower(sid: str, title: str, threshold: Threshold | None, applies: bool, note: str = ""):
         """A duty stated after the carve-out in § 267-19B(4)(c); only BMP choices soften."""
         softened = mep and applies and sid in SOFTENED_BY_MEP
         notes = [n for n in (note, MEP_NOTE if softened else "") if n]
@@ -212,7 +408,7 @@ def _standards_for(kind: str, facts: ProjectFacts, r: Reasoning) -> list[Standar
             "§ 267-19B(4)(c)",
             title,
             applies,
-            threshold if applies else {},
+            threshold if applies and threshold is not None else NOT_BINDING,
             softened,
             " ".join(notes),
         )
@@ -227,7 +423,7 @@ def _standards_for(kind: str, facts: ProjectFacts, r: Reasoning) -> list[Standar
         "tss_tp_removal",
         "§ 267-19B(4)(a)" if kind != REDEVELOPMENT else "§ 267-19B(4)(b)",
         "Average annual TSS and total phosphorus removal",
-        _water_quality(kind, r) if binding else {},
+        _water_quality(kind, r) if binding else NOT_BINDING,
         EMPTY_ITEM_NOTE if kind == REDEVELOPMENT else "",
     )
     return [
@@ -235,7 +431,7 @@ def _standards_for(kind: str, facts: ProjectFacts, r: Reasoning) -> list[Standar
             "peak_rate",
             "§ 267-19B(1)",
             "Post-development peak discharge no greater than pre-development",
-            {"design_storms_years": storms, "post_not_above_pre": True},
+            PeakRateThreshold(storms),
             "The 2- and 10-year storms come from MassDEP Standard 2 through § 267-19B(3); the "
             "100-year storm is checked for off-site flooding.",
         ),
@@ -243,7 +439,7 @@ def _standards_for(kind: str, facts: ProjectFacts, r: Reasoning) -> list[Standar
             "untreated_discharge",
             "§ 267-19B(1)",
             "No untreated or erosive discharge from new conveyances to wetlands or waters",
-            {"untreated_discharge_allowed": False, "erosion_allowed": False},
+            UntreatedDischargeThreshold(),
             wetlands_note,
         ),
         Standard(
@@ -251,9 +447,9 @@ def _standards_for(kind: str, facts: ProjectFacts, r: Reasoning) -> list[Standar
             "§ 267-19B(2)",
             "Annual groundwater recharge approximating pre-development, by soil type",
             binding,
-            {"match_predevelopment_annual_recharge": True, "basis": "soil types"}
+            RechargeThreshold()
             if binding
-            else ({"improve_existing_conditions_unless_infeasible": True} if roadway else {}),
+            else (ImproveExistingConditions() if roadway else NOT_BINDING),
             binding,
             ROADWAY_NOTE
             if roadway
@@ -268,30 +464,27 @@ def _standards_for(kind: str, facts: ProjectFacts, r: Reasoning) -> list[Standar
             "lid",
             "§ 267-19B(2)",
             "Low-impact development site planning and design",
-            {"required_unless_infeasible": True},
+            LowImpactDevelopmentThreshold(),
             "Required unless shown to be infeasible.",
         ),
         tss,
         lower(
             "pretreatment",
             "Pretreatment before any infiltration",
-            {"infiltration_without_pretreatment_allowed": False},
+            pretreatment,
             after_carve_out,
         ),
         lower(
             "luhppl",
             "Specific BMPs for land uses with higher potential pollutant loads",
-            {"bmps": "those the Massachusetts Stormwater Handbook lists for LUHPPLs"},
+            LuhpplThreshold(),
             after_carve_out and facts.luhppl,
             "" if facts.luhppl else "The project is not stated to be a LUHPPL.",
         ),
         lower(
             "critical_area",
             "BMPs approved for discharges to critical areas",
-            {
-                "bmps": "those the Massachusetts Stormwater Handbook approves for critical areas",
-                "critical_area_kinds": critical_kinds,
-            },
+            CriticalAreaThreshold(critical_kinds),
             after_carve_out and facts.critical_area,
             ""
             if facts.critical_area
@@ -300,7 +493,7 @@ def _standards_for(kind: str, facts: ProjectFacts, r: Reasoning) -> list[Standar
         lower(
             "erosion_control",
             "Erosion and sediment controls during disturbance and construction",
-            {"required": True},
+            RequiredThreshold(),
             after_carve_out,
         ),
         Standard(
@@ -308,7 +501,7 @@ def _standards_for(kind: str, facts: ProjectFacts, r: Reasoning) -> list[Standar
             "§ 267-19B(4)(c)",
             "Operation and maintenance plan for every stormwater system (see § 267-20)",
             after_carve_out,
-            {"required": True} if after_carve_out else {},
+            RequiredThreshold() if after_carve_out else NOT_BINDING,
             False,
             "§ 267-20 sets what the plan holds and keeps it in force for the life of the system."
             if after_carve_out
@@ -318,7 +511,7 @@ def _standards_for(kind: str, facts: ProjectFacts, r: Reasoning) -> list[Standar
             "handbook_consistency",
             "§ 267-19B(3)",
             f"Design consistent with, or stricter than, the {handbook}",
-            {"handbook": handbook},
+            HandbookThreshold(handbook),
         ),
     ]
 
@@ -334,21 +527,21 @@ def applicable_standards(
     kind = _classify(facts, r)
     standards = _standards_for(kind, facts, r)
     if kind == NEW_DEVELOPMENT:
-        wq = standards[STANDARD_IDS.index("tss_tp_removal")].threshold
+        wq = cast(WaterQualityThreshold, standards[STANDARD_IDS.index("tss_tp_removal")].threshold)
         r.because(
             "§ 267-19B(4)(a)",
-            f"New development must remove {wq['tss_removal_pct']}% of TSS and "
-            f"{wq['tp_removal_pct']}% of total phosphorus on average each year, or retain "
-            f"{wq['retention_depth_in']:g} inch of runoff over the post-construction impervious "
+            f"New development must remove {wq.tss_removal_pct}% of TSS and "
+            f"{wq.tp_removal_pct}% of total phosphorus on average each year, or retain "
+            f"{wq.retention_depth_in:g} inch of runoff over the post-construction impervious "
             "area, or combine the two, or mitigate off site in the same HUC12.",
         )
     elif kind == REDEVELOPMENT:
-        wq = standards[STANDARD_IDS.index("tss_tp_removal")].threshold
+        wq = cast(WaterQualityThreshold, standards[STANDARD_IDS.index("tss_tp_removal")].threshold)
         r.because(
             "§ 267-19B(4)(b)",
-            f"Redevelopment must remove {wq['tss_removal_pct']}% of TSS and "
-            f"{wq['tp_removal_pct']}% of total phosphorus on average each year, or retain "
-            f"{wq['retention_depth_in']:g} inch of runoff over the post-construction impervious "
+            f"Redevelopment must remove {wq.tss_removal_pct}% of TSS and "
+            f"{wq.tp_removal_pct}% of total phosphorus on average each year, or retain "
+            f"{wq.retention_depth_in:g} inch of runoff over the post-construction impervious "
             "area, or combine the two, or mitigate off site in the same HUC12.",
         )
         r.because("§ 267-19B(4)(b)[1]", EMPTY_ITEM_NOTE)
@@ -380,11 +573,26 @@ __all__ = [
     "CLASSIFICATIONS",
     "NEW_DEVELOPMENT",
     "NOT_APPLICABLE",
+    "NOT_BINDING",
     "REDEVELOPMENT",
     "ROADWAY_MAINTENANCE",
     "STANDARD_IDS",
+    "VOLUME_TOLERANCE_CF",
+    "CriticalAreaThreshold",
+    "HandbookThreshold",
+    "ImproveExistingConditions",
+    "LowImpactDevelopmentThreshold",
+    "LuhpplThreshold",
+    "PeakRateThreshold",
+    "PretreatmentThreshold",
+    "RechargeThreshold",
+    "RequiredThreshold",
     "Standard",
+    "Threshold",
+    "UntreatedDischargeThreshold",
+    "WaterQualityThreshold",
     "applicable_standards",
     "classify_project",
+    "design_storms",
     "standard",
 ]
