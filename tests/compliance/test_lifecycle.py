@@ -7,6 +7,7 @@ import datetime as dt
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from tests.towns import town_with
 
 from outfall.compliance.lifecycle import (
     PERMIT_TRANSITIONS,
@@ -84,6 +85,23 @@ def test_a_hearing_noticed_seven_days_before_may_be_opened():
         notice_given_on=dt.date(2026, 3, 3),
     )
     assert blockers("open_hearing", "hearing_scheduled", facts) == []
+
+
+def test_a_late_notice_is_refused_naming_the_towns_own_notice_period():
+    late = {
+        "complete_on": dt.date(2026, 2, 2),
+        "hearing_on": dt.date(2026, 3, 10),
+        "notice_given_on": dt.date(2026, 3, 4),
+    }
+    norfolk = blockers("open_hearing", "hearing_scheduled", complete_package(**late))
+    assert "at least 7 days before the hearing" in norfolk[0].text
+    own = town_with("exampleton", {"s267_18.hearing.notice_days_before": 14})
+    longer = blockers(
+        "open_hearing",
+        "hearing_scheduled",
+        complete_package(**{**late, "notice_given_on": dt.date(2026, 2, 26)}, town=own),
+    )
+    assert "later than 2026-02-24, at least 14 days before the hearing" in longer[0].text
 
 
 def test_the_board_cannot_approve_before_the_hearing_closes():

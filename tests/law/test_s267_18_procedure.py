@@ -5,16 +5,18 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from tests.towns import town_with
 
 from outfall.kernel.errors import InputError
 from outfall.law.errors import NotInForce, NotInRecord
-from outfall.law.parameters import Parameter, ParameterSet, ParamValue, town
 from outfall.law.s267_18_procedure import (
+    HearingPeriods,
     application_filing_complete,
     change_requires_amendment,
     constructive_approval,
     decision_kinds,
     filing_requirements,
+    hearing_periods,
     permit_deadlines,
     referral_boards,
     review_may_begin,
@@ -22,17 +24,6 @@ from outfall.law.s267_18_procedure import (
 
 D = dt.date
 AS_OF = D(2026, 6, 1)
-
-
-def _with_values(params: ParameterSet, values: dict) -> ParameterSet:
-    """`params` with each named parameter given one value from Article II's adoption on."""
-    changed = dict(params.parameters)
-    for name, value in values.items():
-        old = params.definition(name)
-        first = old.values[0]
-        one = ParamValue(name, first.effective, value, first.citation, note="test value")
-        changed[name] = Parameter(name, old.description, old.unit, (one,), old.source_file)
-    return ParameterSet(params.slug, params.meta, changed, params.amendments)
 
 
 def deadlines(complete, *args, as_of=AS_OF, town=None, **kwargs):
@@ -138,11 +129,10 @@ def test_the_last_notice_day_runs_beside_a_scheduled_hearing_and_ends_when_the_h
 
 
 def test_the_last_notice_day_follows_the_towns_notice_period_and_its_move_rule():
-    norfolk = town("norfolk")
-    longer = _with_values(norfolk, {"s267_18.hearing.notice_days_before": 14})
+    longer = town_with("norfolk", {"s267_18.hearing.notice_days_before": 14})
     assert deadlines(D(2026, 2, 2), town=longer)["latest_notice_by"].due == D(2026, 3, 5)
-    unmoved = _with_values(
-        norfolk, {"s267_18.clock.move_notice_earlier_off_non_business_days": False}
+    unmoved = town_with(
+        "norfolk", {"s267_18.clock.move_notice_earlier_off_non_business_days": False}
     )
     found = deadlines(D(2026, 3, 11), town=unmoved)["latest_notice_by"]
     assert found.due == found.raw_due == D(2026, 4, 20)
@@ -360,3 +350,35 @@ def test_a_significant_change_may_require_an_amended_application_and_hearing():
     minor = change_requires_amendment(False, as_of=AS_OF)
     assert minor.outcome is False
     assert minor.citations == ["§ 267-18H"]
+
+
+# --- § 267-18E: the periods, as pages and notices state them --------------------------------
+
+
+def test_norfolk_opens_its_hearing_within_45_days_notices_7_days_ahead_and_acts_within_21():
+    found = hearing_periods(as_of=AS_OF)
+    assert found.outcome == HearingPeriods(45, 21, 7, True)
+    assert found.citations == ["§ 267-18E"]
+    assert found.outcome.as_dict()["hearing_open_within_days"] == 45
+
+
+def test_a_town_with_its_own_periods_states_them_and_runs_its_clock_on_them():
+    own = town_with(
+        "exampleton",
+        {
+            "s267_18.hearing.open_within_days": 60,
+            "s267_18.hearing.decision_within_days": 30,
+            "s267_18.hearing.notice_days_before": 14,
+        },
+    )
+    assert hearing_periods(as_of=AS_OF, town=own).outcome == HearingPeriods(60, 30, 14, True)
+    found = deadlines(D(2026, 2, 2), D(2026, 3, 17), town=own)
+    assert found["hearing_open_by"].due == D(2026, 4, 3)
+    assert found["latest_notice_by"].due == D(2026, 3, 20)
+    assert found["notice_by"].due == D(2026, 3, 3)
+    assert "within 60 days" in found["hearing_open_by"].explanation
+
+
+def test_there_are_no_hearing_periods_before_article_ii_was_adopted():
+    with pytest.raises(NotInForce):
+        hearing_periods(as_of=D(2007, 10, 22))

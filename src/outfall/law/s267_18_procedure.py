@@ -8,6 +8,7 @@ with the raw date the bylaw gives and the date after moving off weekends and leg
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from typing import Any
 
 from outfall.kernel.calendar import Deadline, Direction, days_after, days_before, deadline
@@ -30,6 +31,51 @@ def _later(r: Reasoning) -> Direction:
 
 def _iso(day: dt.date | None) -> str | None:
     return day.isoformat() if day else None
+
+
+@dataclass(frozen=True)
+class HearingPeriods:
+    """The periods of § 267-18E as a town's parameters set them on one date, for the pages and
+    notices that state them (never written out in a template)."""
+
+    hearing_open_within_days: int
+    decision_within_days: int
+    notice_days_before: int
+    decision_extendable_by_agreement: bool
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "hearing_open_within_days": self.hearing_open_within_days,
+            "decision_within_days": self.decision_within_days,
+            "notice_days_before": self.notice_days_before,
+            "decision_extendable_by_agreement": self.decision_extendable_by_agreement,
+        }
+
+
+def hearing_periods(*, as_of: dt.date, town: Town = None) -> Determination:
+    """How long the Board has to open the hearing and to act, and how much notice it gives
+    (§ 267-18E), in the town's law of `as_of`. Outcome: a HearingPeriods."""
+    r = Reasoning(as_parameter_set(town), as_of, "what periods does § 267-18E set?")
+    periods = HearingPeriods(
+        hearing_open_within_days=int(r.param("s267_18.hearing.open_within_days")),
+        decision_within_days=int(r.param("s267_18.hearing.decision_within_days")),
+        notice_days_before=int(r.param("s267_18.hearing.notice_days_before")),
+        decision_extendable_by_agreement=bool(
+            r.param("s267_18.hearing.decision_extendable_by_agreement")
+        ),
+    )
+    r.because(
+        HEARING,
+        f"The hearing opens within {periods.hearing_open_within_days} days of the complete "
+        f"application, with notice at least {periods.notice_days_before} days before it; final "
+        f"action follows within {periods.decision_within_days} days of its close"
+        + (
+            ", unless the applicant and the Board agree in writing to more time."
+            if periods.decision_extendable_by_agreement
+            else "."
+        ),
+    )
+    return r.conclude(periods)
 
 
 def _validate_dates(
@@ -567,11 +613,13 @@ def change_requires_amendment(
 
 
 __all__ = [
+    "HearingPeriods",
     "application_filing_complete",
     "change_requires_amendment",
     "constructive_approval",
     "decision_kinds",
     "filing_requirements",
+    "hearing_periods",
     "permit_deadlines",
     "referral_boards",
     "review_may_begin",

@@ -159,11 +159,13 @@ def _open_guard(f: PermitFacts) -> list[Reason]:
     if f.notice_given_on is None:
         return [Reason("§ 267-18E", "notice of the hearing has not been recorded")]
     if f.notice_given_on > notice.due:
+        periods = s267_18_procedure.hearing_periods(as_of=f.as_of, town=f.params).outcome
         return [
             Reason(
                 "§ 267-18E",
                 f"notice given on {f.notice_given_on.isoformat()} is later than "
-                f"{notice.due.isoformat()}, at least 7 days before the hearing",
+                f"{notice.due.isoformat()}, at least {periods.notice_days_before} days before "
+                "the hearing",
             )
         ]
     return []
@@ -267,7 +269,7 @@ PERMIT_TRANSITIONS: tuple[Step, ...] = (
         "find_complete",
         (S.SUBMITTED,),
         S.COMPLETE,
-        "Find the application complete (starts the 45-day clock)",
+        "Find the application complete (starts the § 267-18E hearing clock)",
         "§ 267-18E",
         _complete_guard,
     ),
