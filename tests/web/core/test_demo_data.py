@@ -49,7 +49,7 @@ from outfall.web.apps.enforcement.models import (
     Protest,
 )
 from outfall.web.apps.enforcement.selectors.ledger import cost_balance
-from outfall.web.apps.idde import clocks_spills
+from outfall.web.apps.idde import clocks as idde_clocks
 from outfall.web.apps.idde.models import (
     DischargeDetermination,
     DischargeNotice,
@@ -379,7 +379,7 @@ def test_the_oil_spill_told_fire_and_police_and_the_other_waits_for_its_written_
     assert waiting.written_confirmation_on is None
     clocks = [
         c
-        for c in clocks_spills.clock_list_visible_to(_user("dpw"), today=timezone.localdate())
+        for c in idde_clocks.spill_and_permit_clocks(_user("dpw"), today=timezone.localdate())
         if c.case_number == waiting.number
     ]
     assert [c.key for c in clocks] == ["written_confirmation_by"]

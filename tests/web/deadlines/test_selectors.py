@@ -10,8 +10,8 @@ from outfall.web.apps.deadlines.selectors import (
     ClockState,
     approval_risk_list_visible_to,
     clock_list_visible_to,
-    clock_state,
 )
+from outfall.web.apps.permits.clocks import permit_clock_state as clock_state
 from outfall.web.apps.permits.models import (
     AsBuilt,
     Deficiency,
@@ -36,7 +36,7 @@ def test_an_application_complete_on_2_february_must_have_its_hearing_opened_by_1
     clocks = _by_key(clock_list_visible_to(people["clerk"], today=D(2026, 2, 10)))
     assert clocks["hearing_open_by"].due == D(2026, 3, 19)
     assert clocks["hearing_open_by"].citation == "§ 267-18E"
-    assert clocks["hearing_open_by"].application == case
+    assert clocks["hearing_open_by"].record == case
     assert clocks["hearing_open_by"].days_left == 37
 
 
@@ -49,6 +49,19 @@ def test_from_completeness_on_the_application_stands_approved_from_20_march_if_n
     ]
     assert clock.due == D(2026, 3, 20)
     assert clock.citation == "§ 267-18G"
+
+
+def test_an_unnoticed_case_shows_the_last_day_notice_can_still_be_given_for_a_timely_hearing(
+    people, complete_case
+):
+    """Hearing by Thursday 19 March (§ 267-18E): notice seven days before, by 12 March."""
+    complete_case()
+    clock = _by_key(clock_list_visible_to(people["clerk"], today=D(2026, 2, 10)))[
+        "latest_notice_by"
+    ]
+    assert clock.due == D(2026, 3, 12)
+    assert clock.citation == "§ 267-18E"
+    assert clock.label == "Last day to give notice for a timely hearing"
 
 
 def test_a_45th_day_on_a_saturday_moves_to_monday_and_both_dates_are_kept(people, complete_case):
@@ -239,9 +252,9 @@ def test_drafts_and_withdrawn_applications_run_no_clocks(people, complete_case):
 def test_each_person_sees_only_the_clocks_of_cases_they_may_see(people, complete_case):
     mine = complete_case(people["applicant"])
     complete_case(people["other_applicant"])
-    assert {c.application for c in clock_list_visible_to(people["applicant"])} == {mine}
+    assert {c.record for c in clock_list_visible_to(people["applicant"])} == {mine}
     assert clock_list_visible_to(people["dpw_staff"]) == []
-    assert len({c.application for c in clock_list_visible_to(people["board"])}) == 2
+    assert len({c.record for c in clock_list_visible_to(people["board"])}) == 2
 
 
 def test_clocks_are_sorted_by_due_date_across_cases(people, complete_case):
@@ -249,7 +262,7 @@ def test_clocks_are_sorted_by_due_date_across_cases(people, complete_case):
     complete_case(complete_on=D(2026, 2, 2))
     dues = [c.due for c in clock_list_visible_to(people["clerk"], today=D(2026, 2, 10))]
     assert dues == sorted(dues)
-    assert len(dues) == 4
+    assert len(dues) == 6  # each: hearing open by, last day for notice, approval by inaction
 
 
 def test_the_filter_keeps_one_kind_or_one_case(people, complete_case):
@@ -258,7 +271,7 @@ def test_the_filter_keeps_one_kind_or_one_case(people, complete_case):
     only_kind = clock_list_visible_to(people["clerk"], kind="hearing_open_by")
     assert {c.key for c in only_kind} == {"hearing_open_by"} and len(only_kind) == 2
     only_case = clock_list_visible_to(people["clerk"], application_id=first.pk)
-    assert {c.application for c in only_case} == {first}
+    assert {c.record for c in only_case} == {first}
 
 
 def test_a_clock_uid_stays_the_same_when_its_date_moves(people, complete_case, hearing_for):

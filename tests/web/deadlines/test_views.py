@@ -68,7 +68,11 @@ def test_the_dashboard_lists_every_clock_in_due_order(client, people, running_ca
     response = client.get("/deadlines/")
     clocks = response.context["clocks"]
     assert [c.due for c in clocks] == sorted(c.due for c in clocks)
-    assert {c.key for c in clocks} == {"hearing_open_by", "constructive_approval_on"}
+    assert {c.key for c in clocks} == {
+        "hearing_open_by",
+        "latest_notice_by",
+        "constructive_approval_on",
+    }
     assert len(response.context["risks"]) == 1
 
 
@@ -78,7 +82,7 @@ def test_the_dashboard_filters_by_kind_and_case(client, people, running_case, co
     by_kind = client.get("/deadlines/", {"kind": "hearing_open_by"}).context["clocks"]
     assert {c.key for c in by_kind} == {"hearing_open_by"} and len(by_kind) == 2
     by_case = client.get("/deadlines/", {"case": other.pk}).context["clocks"]
-    assert {c.application for c in by_case} == {other}
+    assert {c.record for c in by_case} == {other}
 
 
 def test_a_filter_naming_a_case_the_user_may_not_see_is_an_error_that_names_it(

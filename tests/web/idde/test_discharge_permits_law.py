@@ -14,7 +14,7 @@ from django.urls import reverse
 from outfall.compliance.lifecycle import TransitionNotAllowed
 from outfall.kernel.errors import InputError
 from outfall.web.apps.audit.models import AuditEvent
-from outfall.web.apps.idde.clocks_spills import clock_list_visible_to
+from outfall.web.apps.idde.clocks import spill_and_permit_clocks as clock_list_visible_to
 from outfall.web.apps.idde.models import DischargePermit
 from outfall.web.apps.idde.selectors.discharge_permits import discharge_permit_evaluation
 from outfall.web.apps.idde.services import discharge_permits as svc

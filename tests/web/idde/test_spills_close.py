@@ -15,7 +15,7 @@ from django.utils import timezone
 from outfall.compliance.lifecycle import TransitionNotAllowed
 from outfall.kernel.errors import InputError
 from outfall.web.apps.audit.models import AuditEvent
-from outfall.web.apps.idde.clocks_spills import clock_list_visible_to
+from outfall.web.apps.idde.clocks import spill_and_permit_clocks as clock_list_visible_to
 from outfall.web.apps.idde.models import Spill
 from outfall.web.apps.idde.services import spills as svc
 from tests.web.idde.reports_support import DPW, EVERYONE, login

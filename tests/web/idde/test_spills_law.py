@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from outfall.kernel.errors import InputError
 from outfall.web.apps.audit.models import AuditEvent
-from outfall.web.apps.idde.clocks_spills import clock_list_visible_to
+from outfall.web.apps.idde.clocks import spill_and_permit_clocks as clock_list_visible_to
 from outfall.web.apps.idde.models import Spill
 from outfall.web.apps.idde.selectors.spills import spill_clock_rows, spill_late_flags
 from outfall.web.apps.idde.services import spills as svc

@@ -335,24 +335,12 @@ def application_surety(request, application_id: int):
 
 def clock_out(clock) -> dict:
     """Any source's clock as the API shows it (the permit clocks also name their application)."""
-    application = getattr(clock, "application", None)
+    permit = clock.application_id is not None
     return {
-        "uid": clock.uid,
-        "source": getattr(clock, "source", "permits"),
-        "case_number": clock.case_number,
-        "case_title": clock.case_title,
-        "case_url": clock.case_url,
-        "application_id": application.pk if application is not None else None,
-        "application_number": application.number if application is not None else None,
-        "key": clock.key,
-        "label": clock.label,
+        **clock.as_dict(),
         "due": clock.due,
         "raw_due": clock.raw_due,
-        "moved_because": clock.moved_because,
-        "citation": clock.citation,
-        "explanation": clock.explanation,
-        "days_left": clock.days_left,
-        "state": str(getattr(clock.state, "value", clock.state)),
+        "application_number": clock.case_number if permit else None,
     }
 
 

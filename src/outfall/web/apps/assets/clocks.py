@@ -9,85 +9,42 @@ moves for weekends or holidays, since no act is due by law on it; `raw_due` equa
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 
 from django.urls import reverse
 
 from outfall.web.apps.assets import selectors as sel
 from outfall.web.apps.assets.screening import INVESTIGATION_DAYS
-from outfall.web.apps.deadlines.selectors import ClockState, clock_state
+from outfall.web.kit.clocks import CaseClock, case_clock, clock_order
 
+SOURCE = "assets"
 CLOCK_KINDS = {
     "screening_round_due": "Screening round to be finished",
     "catchment_investigation_due": "Catchment investigation open past the town's period",
 }
 
 
-@dataclass(frozen=True)
-class AssetClock:
-    key: str
-    ref: str
-    town_slug: str
-    case_number: str
-    case_title: str
-    case_url: str
-    due: dt.date
-    citation: str
-    explanation: str
-    days_left: int
-    state: ClockState
-    moved_because: str | None = None
-
-    @property
-    def raw_due(self) -> dt.date:
-        return self.due
-
-    @property
-    def label(self) -> str:
-        return CLOCK_KINDS[self.key]
-
-    @property
-    def uid(self) -> str:
-        return f"{self.town_slug}-assets-{self.key}-{self.ref}@outfall"
-
-    def as_dict(self) -> dict:
-        return {
-            "uid": self.uid,
-            "key": self.key,
-            "label": self.label,
-            "case_number": self.case_number,
-            "case_title": self.case_title,
-            "case_url": self.case_url,
-            "due": self.due.isoformat(),
-            "raw_due": self.raw_due.isoformat(),
-            "moved_because": self.moved_because,
-            "citation": self.citation,
-            "explanation": self.explanation,
-            "days_left": self.days_left,
-            "state": self.state.value,
-        }
-
-
-def _clock(key, ref, town, number, title, url, due, citation, explanation, today) -> AssetClock:
-    days_left = (due - today).days
-    return AssetClock(
+def _clock(key, ref, town, number, title, url, due, citation, explanation, today) -> CaseClock:
+    return case_clock(
+        today=today,
+        due=due,
+        source=SOURCE,
         key=key,
+        label=CLOCK_KINDS[key],
         ref=str(ref),
-        town_slug=town.slug,
+        uid=f"{town.slug}-assets-{key}-{ref}@outfall",
+        town_id=town.pk,
         case_number=number,
         case_title=title,
         case_url=url,
-        due=due,
         citation=citation,
         explanation=explanation,
-        days_left=days_left,
-        state=clock_state(key, days_left),
+        moved_because=None,
     )
 
 
-def clock_list_visible_to(user, *, today: dt.date) -> list[AssetClock]:
+def clock_list_visible_to(user, *, today: dt.date) -> list[CaseClock]:
     """Open screening rounds and catchment investigations of the towns the user works in."""
-    out: list[AssetClock] = []
+    out: list[CaseClock] = []
     for r in sel.round_list_visible_to(user):
         left = sel.round_unvisited(r)
         if left == 0:
@@ -125,4 +82,4 @@ def clock_list_visible_to(user, *, today: dt.date) -> list[AssetClock]:
                 today,
             )
         )
-    return sorted(out, key=lambda c: (c.due, c.uid))
+    return sorted(out, key=clock_order)

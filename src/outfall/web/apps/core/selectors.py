@@ -15,7 +15,7 @@ from outfall.compliance.lifecycle import STATE_LABELS, PermitState
 from outfall.web.apps.core.permissions import is_permit_staff, roles_in
 from outfall.web.apps.core.roles import ROLE_LABELS, Role
 from outfall.web.apps.deadlines.selectors import (
-    Clock,
+    CaseClock,
     ClockState,
     clock_list_visible_to,
     open_cases_visible_to,
@@ -40,7 +40,7 @@ class StaffSummary:
     """A town's caseload as its permit staff see it."""
 
     by_state: list[StateCount]
-    urgent: list[Clock]
+    urgent: list[CaseClock]
     overdue: int
     warning: int
 
@@ -55,7 +55,7 @@ class ApplicantSummary:
 
     applications: list[Application]
     requests: list[ReviewComment]
-    clocks: list[Clock] = field(default_factory=list)
+    clocks: list[CaseClock] = field(default_factory=list)
 
 
 @dataclass

@@ -19,13 +19,13 @@ from outfall.web.apps.core.models import CalendarToken, Membership
 from outfall.web.apps.core.roles import PERMIT_STAFF
 from outfall.web.apps.deadlines.models import ReminderSent
 from outfall.web.apps.deadlines.selectors import (
-    NO_CLOCKS,
     ClockState,
     approval_risk_list_visible_to,
     clock_list_visible_to,
     open_cases_visible_to,
     source_clock_list_visible_to,
 )
+from outfall.web.apps.permits.clocks import NO_CLOCKS
 from outfall.web.apps.permits.models import Application
 
 REMIND_STATES = (ClockState.WARNING, ClockState.OVERDUE)

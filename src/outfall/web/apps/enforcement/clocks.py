@@ -9,7 +9,6 @@ costs become a lien and the first day of interest (§ 267-10C(3); § 267-25B).
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 
 from django.urls import reverse
 from django.utils import timezone
@@ -17,14 +16,10 @@ from django.utils import timezone
 from outfall.kernel.errors import InputError
 from outfall.law import s267_10_enforcement
 from outfall.law.errors import LawError
-from outfall.web.apps.deadlines.selectors import (
-    ClockPresentation,
-    ClockState,
-    clock_state,
-)
-from outfall.web.apps.enforcement.models import EnforcementCase, Protest
+from outfall.web.apps.enforcement.models import Protest
 from outfall.web.apps.enforcement.selectors import case_list_visible_to
 from outfall.web.apps.enforcement.selectors.ledger import cost_balance
+from outfall.web.kit.clocks import CaseClock, case_clock, clock_order
 
 SOURCE = "enforcement"
 CLOCK_KINDS = {
@@ -39,82 +34,29 @@ CLOCK_KINDS = {
 CLOSED = ("closed", "complied", "paid")
 
 
-@dataclass(frozen=True)
-class EnforcementClock(ClockPresentation):
-    """One running clock of an enforcement case, shaped like the permit clocks."""
-
-    case: EnforcementCase
-    key: str
-    ref: str
-    due: dt.date
-    raw_due: dt.date
-    citation: str
-    explanation: str
-    moved_because: str | None
-    days_left: int
-    state: ClockState
-    source: str = SOURCE
-
-    @property
-    def label(self) -> str:
-        return CLOCK_KINDS[self.key]
-
-    @property
-    def case_number(self) -> str:
-        return self.case.number
-
-    @property
-    def case_title(self) -> str:
-        return f"{self.case.violator_name}, {self.case.property_address}"
-
-    @property
-    def case_url(self) -> str:
-        return reverse("enforcement:detail", args=[self.case.pk])
-
-    @property
-    def town_id(self) -> int:
-        return self.case.town_id
-
-    @property
-    def uid(self) -> str:
-        return f"{self.case.town.slug}-enf{self.case.pk}-{self.key}-{self.ref}@outfall"
-
-    def as_dict(self) -> dict:
-        return {
-            "uid": self.uid,
-            "source": self.source,
-            "case_number": self.case_number,
-            "case_title": self.case_title,
-            "case_url": self.case_url,
-            "key": self.key,
-            "label": self.label,
-            "due": self.due.isoformat(),
-            "raw_due": self.raw_due.isoformat(),
-            "moved_because": self.moved_because,
-            "citation": self.citation,
-            "explanation": self.explanation,
-            "days_left": self.days_left,
-            "state": self.state.value,
-        }
-
-
-def _clock(case, key, ref, due, raw_due, citation, explanation, moved, today):
-    days_left = (due - today).days
-    return EnforcementClock(
-        case,
-        key,
-        str(ref),
-        due,
-        raw_due,
-        citation,
-        explanation,
-        moved,
-        days_left,
-        clock_state(key, days_left),
+def _clock(case, key, ref, due, raw_due, citation, explanation, moved, today) -> CaseClock:
+    return case_clock(
+        today=today,
+        due=due,
+        raw_due=raw_due,
+        source=SOURCE,
+        key=key,
+        label=CLOCK_KINDS[key],
+        ref=str(ref),
+        uid=f"{case.town.slug}-enf{case.pk}-{key}-{ref}@outfall",
+        town_id=case.town_id,
+        case_number=case.number,
+        case_title=f"{case.violator_name}, {case.property_address}",
+        case_url=reverse("enforcement:detail", args=[case.pk]),
+        case_place=case.property_address,
+        citation=citation,
+        explanation=explanation,
+        moved_because=moved,
+        record=case,
     )
 
 
-def _order_clocks(case, today) -> list[EnforcementClock]:
+def _order_clocks(case, today) -> list[CaseClock]:
     rules = s267_10_enforcement.article_rules(case.article)
     out = []
     for order in case.orders.all():
@@ -153,7 +95,7 @@ def _order_clocks(case, today) -> list[EnforcementClock]:
     return out
 
 
-def _cost_clocks(case, today) -> list[EnforcementClock]:
+def _cost_clocks(case, today) -> list[CaseClock]:
     work = getattr(case, "abatement", None)
     if work is None or work.completed_on is None or case.state in CLOSED:
         return []
@@ -204,16 +146,16 @@ def _with_records(cases):
     )
 
 
-def clock_list_for_case(case, *, today: dt.date | None = None) -> list[EnforcementClock]:
+def clock_list_for_case(case, *, today: dt.date | None = None) -> list[CaseClock]:
     """Every open clock of one case (callers check visibility)."""
     today = today or timezone.localdate()
     clocks = _order_clocks(case, today) + _cost_clocks(case, today)
     return sorted(clocks, key=lambda c: (c.due, c.key, c.ref))
 
 
-def clock_list_visible_to(user, *, today: dt.date | None = None) -> list[EnforcementClock]:
+def clock_list_visible_to(user, *, today: dt.date | None = None) -> list[CaseClock]:
     """Every open enforcement clock of the cases `user` may see, by due date."""
     today = today or timezone.localdate()
     cases = _with_records(case_list_visible_to(user).exclude(state="closed"))
     out = [c for case in cases for c in clock_list_for_case(case, today=today)]
-    return sorted(out, key=lambda c: (c.due, c.case_number, c.key, c.ref))
+    return sorted(out, key=clock_order)

@@ -1,4 +1,5 @@
-"""Build the lifecycle's PermitFacts from an application's records (a read, no side effects)."""
+"""Build the lifecycle's facts from an application's records (a read, no side effects):
+`permit_clock_facts` for the § 267-18 clock, `permit_facts` for every guard of the lifecycle."""
 
 from __future__ import annotations
 
@@ -7,7 +8,38 @@ import datetime as dt
 from django.utils import timezone
 
 from outfall.compliance.lifecycle import PermitFacts
+from outfall.compliance.permit_clock import PermitClock, PermitClockFacts, permit_clock
 from outfall.web.apps.permits.models import Application
+
+
+def permit_clock_facts(application: Application) -> PermitClockFacts:
+    """The facts of the case's § 267-18 clock (reads the hearing and extensions, prefetched or
+    not)."""
+    a = application
+    hearing = getattr(a, "hearing", None) if _has(a, "hearing") else None
+    extensions = [e.extended_to for e in a.extensions.all()]
+    return PermitClockFacts(
+        town=a.town.slug,
+        law_date=a.law_date,
+        complete_on=a.complete_on,
+        hearing_on=timezone.localtime(hearing.scheduled_for).date() if hearing else None,
+        hearing_opened_on=hearing.opened_on if hearing else None,
+        hearing_closed_on=hearing.closed_on if hearing else None,
+        extended_to=max(extensions) if extensions else None,
+        project_completed_on=a.construction_completed_on,
+    )
+
+
+def permit_clock_for(
+    application: Application,
+    *,
+    hearing_on: dt.date | None = None,
+    extended_to: dt.date | None = None,
+) -> PermitClock:
+    """The case's § 267-18 clock laid out by the law (`compliance.permit_clock`)."""
+    return permit_clock(
+        permit_clock_facts(application), hearing_on=hearing_on, extended_to=extended_to
+    )
 
 
 def permit_facts(application: Application, *, today: dt.date | None = None) -> PermitFacts:
@@ -25,7 +57,7 @@ def permit_facts(application: Application, *, today: dt.date | None = None) -> P
             )
             if d is not None
         ]
-    extension = a.extensions.order_by("-extended_to").first()
+    clock = permit_clock_facts(a)
     inspections = a.inspections.filter(done_on__isnull=False)
     final = inspections.filter(stage="final", passed=True).exists()
     easements = list(a.easements.all())
@@ -42,12 +74,12 @@ def permit_facts(application: Application, *, today: dt.date | None = None) -> P
         om_plan_provided=a.om_plan_provided,
         fees_paid=bool(fees) and all(f.paid_on is not None for f in fees),
         town_clerk_filed=a.clerk_filings.exists(),
-        complete_on=a.complete_on,
-        hearing_on=timezone.localtime(hearing.scheduled_for).date() if hearing else None,
+        complete_on=clock.complete_on,
+        hearing_on=clock.hearing_on,
         notice_given_on=max(notice_dates) if len(notice_dates) == 3 else None,
-        hearing_opened_on=hearing.opened_on if hearing else None,
-        hearing_closed_on=hearing.closed_on if hearing else None,
-        extended_to=extension.extended_to if extension else None,
+        hearing_opened_on=clock.hearing_opened_on,
+        hearing_closed_on=clock.hearing_closed_on,
+        extended_to=clock.extended_to,
         waivers_pending=a.waivers.filter(granted__isnull=True).count(),
         town_clerk_certified_constructive_approval=_has(a, "constructive_approval"),
         surety_required=a.surety_required,

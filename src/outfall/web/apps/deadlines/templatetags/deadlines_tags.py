@@ -13,6 +13,7 @@ from outfall.web.apps.deadlines.selectors import (
     approval_risk_list_visible_to,
     clock_list_visible_to,
 )
+from outfall.web.kit.clocks import days_text
 
 register = template.Library()
 
@@ -46,8 +47,4 @@ def clock_state_icon(state) -> str:
 @register.filter
 def clock_days_text(days_left: int) -> str:
     """ "3 days left", "due today", "2 days overdue"."""
-    n = int(days_left)
-    if n == 0:
-        return "due today"
-    unit = "day" if abs(n) == 1 else "days"
-    return f"{n} {unit} left" if n > 0 else f"{-n} {unit} overdue"
+    return days_text(days_left)

@@ -22,9 +22,10 @@ from outfall.compliance.lifecycle import (
     PermitState,
     TransitionNotAllowed,
 )
-from outfall.law import s267_18_procedure, s267_21_surety, s267_22_inspections, s267_24_certificate
+from outfall.law import s267_21_surety, s267_22_inspections, s267_24_certificate
 from outfall.law.determination import Determination, Reason
 from outfall.law.errors import LawError
+from outfall.web.apps.permits.facts import permit_clock_for
 from outfall.web.apps.permits.models import (
     Application,
     Certificate,
@@ -268,15 +269,11 @@ def as_built_deadline(application: Application) -> AsBuiltDeadline | None:
     if completed is None:
         return None
     try:
-        det = s267_18_procedure.permit_deadlines(
-            application.complete_on or completed,
-            project_completed=completed,
-            as_of=application.law_date,
-            town=application.town.slug,
-        )
+        d = permit_clock_for(application).deadline("as_built_due")
     except LawError as exc:
         return AsBuiltDeadline(explanation=str(exc))
-    d = next(d for d in det.outcome if d.key == "as_built_due")
+    if d is None:
+        return None
     return AsBuiltDeadline(d.due, d.raw_due, d.citation, d.explanation, d.moved_because)
 
 
@@ -310,7 +307,7 @@ def construction_record(user, application: Application) -> dict:
         "inspections": inspections,
         "next_stages": [Inspection.Stage(s).label for s, ok in stage_allowed.items() if ok],
         "change_notices": application.change_notices.order_by("submitted_on", "pk"),
-        "as_builts": application.as_builts.order_by("received_on", "pk"),
+        "as_builts": application.as_builts.select_related("upload").order_by("received_on", "pk"),
         "as_built_deadline": as_built_deadline(application),
         "easements": application.easements.order_by("pk"),
         "certificate": certificate_get(application),
@@ -334,10 +331,3 @@ def construction_documents(user, application: Application):
 def construction_document_get(user, application: Application, pk: int) -> GeneratedDocument:
     """One of this stage's documents the user may read, else DoesNotExist."""
     return construction_documents(user, application).get(pk=pk)
-
-
-def construction_upload_get(application: Application, pk: int) -> Upload:
-    """An inspection photo or as-built drawing of this case, else DoesNotExist."""
-    return Upload.objects.get(
-        application=application, kind__in=(Upload.Kind.PHOTO, Upload.Kind.AS_BUILT), pk=pk
-    )

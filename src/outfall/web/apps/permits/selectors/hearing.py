@@ -10,9 +10,8 @@ from dataclasses import dataclass, field
 from django.utils import timezone
 
 from outfall.compliance.lifecycle import PermitState, blockers
-from outfall.law import s267_18_procedure
 from outfall.law.determination import Determination
-from outfall.web.apps.permits.facts import permit_facts
+from outfall.web.apps.permits.facts import permit_clock_for, permit_facts
 from outfall.web.apps.permits.models import (
     Application,
     Decision,
@@ -50,26 +49,14 @@ def hearing_local_date(hearing: Hearing | None) -> dt.date | None:
 
 
 def hearing_clock(application: Application, *, hearing_on: dt.date | None = None):
-    """The Board's clock for this case from `permit_deadlines` (§ 267-18E, § 267-18G), or None.
+    """The Board's clock for this case (§ 267-18E, § 267-18G) from `facts.permit_clock_for`, or None.
 
     `hearing_on` asks about a proposed hearing date instead of the one on file. The clock exists
     only once the application is complete.
     """
     if application.complete_on is None:
         return None
-    hearing = related_or_none(application, "hearing")
-    opened = hearing.opened_on if hearing else None
-    closed = hearing.closed_on if hearing else None
-    day = hearing_on or opened or hearing_local_date(hearing)
-    extension = application.extensions.order_by("-extended_to").first() if closed else None
-    return s267_18_procedure.permit_deadlines(
-        application.complete_on,
-        hearing=day,
-        hearing_closed=closed,
-        extended_to=extension.extended_to if extension else None,
-        as_of=application.law_date,
-        town=application.town.slug,
-    )
+    return permit_clock_for(application, hearing_on=hearing_on).schedule
 
 
 def clock_deadline(clock: Determination | None, key: str):
@@ -225,7 +212,9 @@ def board_packet(application: Application) -> dict:
     waivers requested (§ 267-18C, § 267-19, § 267-23B). Internal: staff only."""
     return {
         "application": application,
-        "site_reviews": list(application.site_reviews.order_by("-run_at", "-id")),
+        "site_reviews": list(
+            application.site_reviews.select_related("upload").order_by("-run_at", "-id")
+        ),
         "referrals": list(application.referrals.order_by("board")),
         "comments": list(application.comments.select_related("author").order_by("created_at")),
         "waivers": list(application.waivers.order_by("submitted_on", "id")),

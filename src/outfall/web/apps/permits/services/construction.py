@@ -31,7 +31,7 @@ from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.core.models import Membership
 from outfall.web.apps.core.roles import Role
 from outfall.web.apps.permits.documents import document_generate
-from outfall.web.apps.permits.facts import permit_facts
+from outfall.web.apps.permits.facts import permit_clock_for, permit_facts
 from outfall.web.apps.permits.models import (
     Application,
     AsBuilt,
@@ -466,13 +466,7 @@ def construction_complete(application: Application, *, completed_on: dt.date, ac
             extra={"construction_completed_on": completed_on},
         )
         if application.complete_on is not None:
-            det = s267_18_procedure.permit_deadlines(
-                application.complete_on,
-                project_completed=completed_on,
-                as_of=application.law_date,
-                town=application.town.slug,
-            )
-            _snapshot(application, det)
+            _snapshot(application, permit_clock_for(application).running)
     return application
 
 

@@ -20,6 +20,7 @@ from outfall.law.determination import Determination
 from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.core.roles import Role
 from outfall.web.apps.permits.documents import document_generate
+from outfall.web.apps.permits.facts import permit_clock_for
 from outfall.web.apps.permits.models import (
     Application,
     BoardVote,
@@ -544,14 +545,7 @@ def extension_record(
             f"it does not extend the present date for final action ({_iso(current.due)})",
             HEARING,
         )
-    clock = s267_18_procedure.permit_deadlines(
-        application.complete_on,
-        hearing=hearing.opened_on,
-        hearing_closed=hearing.closed_on,
-        extended_to=extended_to,
-        as_of=application.law_date,
-        town=application.town.slug,
-    )
+    clock = permit_clock_for(application, extended_to=extended_to).running
     with transaction.atomic():
         extension = Extension.objects.create(
             application=application, agreed_on=agreed_on, extended_to=extended_to

@@ -41,7 +41,6 @@ from outfall.compliance.sitefile import parse_site
 from outfall.kernel.errors import InputError
 from outfall.law import (
     s267_16_applicability,
-    s267_18_procedure,
     s267_19_plan_contents,
     s267_19_standards,
     s267_20_om_plan,
@@ -52,6 +51,7 @@ from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.core.permissions import is_permit_staff
 from outfall.web.apps.permits import policy
 from outfall.web.apps.permits.documents import document_generate
+from outfall.web.apps.permits.facts import permit_clock_for
 from outfall.web.apps.permits.models import (
     Abutter,
     Application,
@@ -913,8 +913,7 @@ def completeness_find_complete(
             "clock runs from that day",
             extra={"complete_on": received.isoformat()},
         )
-        deadlines = s267_18_procedure.permit_deadlines(received, as_of=a.law_date, town=a.town.slug)
-        open_by = next(d for d in deadlines.outcome if d.key == "hearing_open_by")
+        open_by = permit_clock_for(a).deadline("hearing_open_by")
         _mail_on_commit(
             f"{a.number}: application complete",
             f"Application {a.number} was found complete. It was received complete on "

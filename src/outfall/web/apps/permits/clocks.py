@@ -1,0 +1,338 @@
+"""The permit cases' clocks, as CaseClocks for the shared deadlines dashboard.
+
+The § 267-18 dates come from the case's facts in one call (`facts.permit_clock_for`): the
+hearing must open within the time of § 267-18E once the application is complete; the last day
+notice can still be given for a hearing on that latest lawful day; notice before a scheduled
+hearing; final action after the close; approval by the Board's failure to act (§ 267-18G); the
+as-built drawings after completion (§ 267-18I). Dates the record fixes are clocks too: referral
+responses (§ 267-18C), deficiency corrections (§ 267-22) and the O&M tasks that keep running
+after the file is closed (§ 267-20).
+
+The constructive-approval risk is the town's largest: `approval_risk_list_visible_to` answers
+for every pending case, with a date where the law fixes one and the reason where it does not.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from django.db.models import Prefetch
+from django.urls import reverse
+from django.utils import timezone
+
+from outfall.compliance.lifecycle import PENDING_DECISION, PermitState
+from outfall.compliance.permit_clock import PermitClock
+from outfall.kernel.errors import InputError
+from outfall.law.deadline import LegalDeadline
+from outfall.law.errors import LawError
+from outfall.web.apps.permits import policy
+from outfall.web.apps.permits.facts import permit_clock_for
+from outfall.web.apps.permits.models import Application, Deficiency, OMObligation, Referral
+from outfall.web.apps.permits.selectors import application_list_visible_to
+from outfall.web.kit.clocks import (
+    CaseClock,
+    ClockState,
+    case_clock,
+    clock_order,
+    clock_state,
+    warning_days,
+)
+
+SOURCE = "permits"
+APPROVAL_BY_INACTION = "§ 267-18G"
+CONSTRUCTIVE_APPROVAL = "constructive_approval_on"
+CONSTRUCTIVE_APPROVAL_WARNING_DAYS = 14
+
+CLOCK_KINDS = {
+    "hearing_open_by": "Public hearing must open",
+    "latest_notice_by": "Last day to give notice for a timely hearing",
+    "notice_by": "Hearing notice must be given",
+    "decision_by": "Final action due",
+    CONSTRUCTIVE_APPROVAL: "Approved by the Board's failure to act",
+    "as_built_due": "As-built record drawings due",
+    "referral_response_due": "Referral response due",
+    "deficiency_correct_by": "Deficiency to be corrected",
+    "om_task_due": "Operation and maintenance task due",
+}
+# Clocks about the Board's dealings with other boards: staff only (case.view_internal).
+INTERNAL_KINDS = frozenset({"referral_response_due"})
+
+PENDING = frozenset(s.value for s in PENDING_DECISION)
+NO_CLOCKS = frozenset({PermitState.DRAFT.value, PermitState.WITHDRAWN.value})
+FILE_SHUT = NO_CLOCKS | {PermitState.CLOSED.value, PermitState.DISAPPROVED.value}
+
+
+@dataclass(frozen=True)
+class ApprovalRisk:
+    """Where a pending case stands against approval by inaction (§ 267-18G)."""
+
+    application: Application
+    clock: CaseClock | None
+    notes: tuple[str, ...]
+    problem: str | None = None
+
+
+def permit_clock_state(key: str, days_left: int, warn_within: int | None = None) -> ClockState:
+    """A permit clock's state. Approval by inaction is dated by its first day, so it is overdue
+    on that very day, and it warns at least 14 days ahead whatever the town's window."""
+    if key != CONSTRUCTIVE_APPROVAL:
+        return clock_state(days_left, warn_within=warn_within)
+    window = warning_days() if warn_within is None else warn_within
+    return clock_state(
+        days_left,
+        warn_within=max(window, CONSTRUCTIVE_APPROVAL_WARNING_DAYS),
+        overdue_on_the_day=True,
+    )
+
+
+def _clock(application, key, ref, due, raw_due, citation, explanation, moved, today) -> CaseClock:
+    a = application
+    return case_clock(
+        today=today,
+        due=due,
+        raw_due=raw_due,
+        source=SOURCE,
+        key=key,
+        label=CLOCK_KINDS[key],
+        ref=str(ref),
+        uid=f"{a.town.slug}-{a.pk}-{key}-{ref}@outfall",
+        town_id=a.town_id,
+        case_number=a.number,
+        case_title=a.title,
+        case_url=reverse("permits:detail", args=[a.pk]),
+        case_place=a.site_address,
+        citation=citation,
+        explanation=explanation,
+        moved_because=moved,
+        application_id=a.pk,
+        record=a,
+        state=permit_clock_state(key, (due - today).days),
+    )
+
+
+def _from_law(application, d: LegalDeadline, today: dt.date) -> CaseClock:
+    return _clock(
+        application,
+        d.key,
+        "case",
+        d.due,
+        d.raw_due,
+        d.citation,
+        d.explanation,
+        d.moved_because,
+        today,
+    )
+
+
+def _hearing(application):
+    try:
+        return application.hearing
+    except Application.hearing.RelatedObjectDoesNotExist:
+        return None
+
+
+def _notice_given(hearing) -> bool:
+    return all((hearing.notice_published_on, hearing.notice_posted_on, hearing.abutters_mailed_on))
+
+
+def _procedure_clocks(application, clock: PermitClock, today: dt.date) -> list[CaseClock]:
+    """The Board's running clock of a pending case, and the notice it owes."""
+    if application.state not in PENDING or application.complete_on is None:
+        return []
+    hearing = _hearing(application)
+    opened = hearing is not None and hearing.opened_on is not None
+    noticed = hearing is not None and _notice_given(hearing)
+    running = {"decision_by", CONSTRUCTIVE_APPROVAL}
+    if not opened:
+        running.add("hearing_open_by")
+        if not noticed:
+            running.add("latest_notice_by")
+    out = [_from_law(application, d, today) for d in clock.running.outcome if d.key in running]
+    if hearing is not None and not opened and not noticed:
+        notice = next((d for d in clock.schedule.outcome if d.key == "notice_by"), None)
+        if notice is not None:
+            out.append(_from_law(application, notice, today))
+    return out
+
+
+def _as_built_clocks(application, clock: PermitClock, today: dt.date) -> list[CaseClock]:
+    if application.state in NO_CLOCKS or application.as_builts.all():
+        return []
+    found = clock.deadline("as_built_due")
+    return [_from_law(application, found, today)] if found else []
+
+
+def _referral_clocks(application, today: dt.date) -> list[CaseClock]:
+    if application.state in FILE_SHUT:
+        return []
+    return [
+        _clock(
+            application,
+            "referral_response_due",
+            r.pk,
+            r.response_due,
+            r.response_due,
+            "§ 267-18C",
+            f"response from the {r.board} to the copy sent on {r.sent_on.isoformat()}",
+            None,
+            today,
+        )
+        for r in application.referrals.all()
+        if r.responded_on is None
+    ]
+
+
+def _deficiency_clocks(application, today: dt.date) -> list[CaseClock]:
+    if application.state in FILE_SHUT:
+        return []
+    return [
+        _clock(
+            application,
+            "deficiency_correct_by",
+            d.pk,
+            d.correct_by,
+            d.correct_by,
+            "§ 267-22",
+            f"correct the deficiency found at the {i.get_stage_display().lower()}: {d.description}",
+            None,
+            today,
+        )
+        for i in application.inspections.all()
+        for d in i.deficiencies.all()
+        if d.corrected_on is None
+    ]
+
+
+def _om_clocks(application, today: dt.date) -> list[CaseClock]:
+    if application.state in NO_CLOCKS:
+        return []
+    return [
+        _clock(
+            application,
+            "om_task_due",
+            o.pk,
+            o.next_due,
+            o.next_due,
+            "§ 267-20",
+            f"{o.task} ({o.component}), every {o.every_months} month(s); the O&M plan "
+            "outlives the permit file",
+            None,
+            today,
+        )
+        for o in application.om_obligations.all()
+        if o.active
+    ]
+
+
+def _law_clocks(application, today: dt.date) -> list[CaseClock]:
+    try:
+        clock = permit_clock_for(application)
+    except (InputError, LawError):
+        return []  # listed with its error by approval_risk_list_visible_to
+    if clock.schedule is None and clock.running is None:
+        return []
+    out = _as_built_clocks(application, clock, today)
+    if clock.schedule is not None:
+        out += _procedure_clocks(application, clock, today)
+    return out
+
+
+def clock_list_for_application(application, *, today: dt.date | None = None) -> list[CaseClock]:
+    """Every open clock of one case, staff-only kinds included (callers check visibility)."""
+    today = today or timezone.localdate()
+    clocks = [
+        *_law_clocks(application, today),
+        *_referral_clocks(application, today),
+        *_deficiency_clocks(application, today),
+        *_om_clocks(application, today),
+    ]
+    return sorted(clocks, key=clock_order)
+
+
+def with_clock_records(applications):
+    """The cases with every record their clocks read, fetched once."""
+    return applications.select_related("town", "hearing").prefetch_related(
+        "extensions",
+        "as_builts",
+        Prefetch("referrals", queryset=Referral.objects.order_by("response_due")),
+        Prefetch("om_obligations", queryset=OMObligation.objects.order_by("next_due")),
+        Prefetch("inspections__deficiencies", queryset=Deficiency.objects.order_by("correct_by")),
+    )
+
+
+def open_cases_visible_to(user, *, town_ids=None):
+    """The cases of `user` that can have a running clock (not drafts, not withdrawn)."""
+    qs = application_list_visible_to(user).exclude(state__in=NO_CLOCKS)
+    if town_ids is not None:
+        qs = qs.filter(town_id__in=list(town_ids))
+    return qs
+
+
+def clock_list_visible_to(
+    user,
+    *,
+    today: dt.date | None = None,
+    applications=None,
+    application_id: int | None = None,
+) -> list[CaseClock]:
+    """Every open permit clock `user` may see; staff-only kinds only for those who may see the
+    case's internal record. `applications` narrows to a queryset already limited to what the
+    user may see (the reminder run passes one town's cases)."""
+    today = today or timezone.localdate()
+    cases = applications if applications is not None else open_cases_visible_to(user)
+    if application_id is not None:
+        cases = cases.filter(pk=application_id)
+    out: list[CaseClock] = []
+    for application in with_clock_records(cases):
+        internal = policy.can(user, "case.view_internal", application)
+        out += [
+            c
+            for c in clock_list_for_application(application, today=today)
+            if internal or c.key not in INTERNAL_KINDS
+        ]
+    return sorted(out, key=clock_order)
+
+
+def approval_risk_list_visible_to(
+    user, *, today: dt.date | None = None, application_id: int | None = None
+) -> list[ApprovalRisk]:
+    """Every pending case the user may see, with its approval-by-inaction date or why none yet.
+
+    A case whose dates the law cannot place (inconsistent records) is listed with the error,
+    never dropped: this risk must not pass silently.
+    """
+    today = today or timezone.localdate()
+    cases = open_cases_visible_to(user).filter(state__in=PENDING)
+    if application_id is not None:
+        cases = cases.filter(pk=application_id)
+    risks = [_approval_risk(a, today) for a in with_clock_records(cases)]
+    return sorted(risks, key=_risk_order)
+
+
+def _risk_order(risk: ApprovalRisk):
+    due = risk.clock.due if risk.clock else dt.date.max
+    return (risk.clock is None, due, risk.application.number)
+
+
+def _approval_risk(application, today: dt.date) -> ApprovalRisk:
+    if application.complete_on is None:
+        why = "no completeness date is recorded, so the clock cannot be placed: record it"
+        return ApprovalRisk(application, None, (), problem=why)
+    try:
+        clock = permit_clock_for(application)
+    except (InputError, LawError) as exc:
+        return ApprovalRisk(application, None, (), problem=f"the clock cannot be placed: {exc}")
+    det = clock.running
+    found = next((d for d in det.outcome if d.key == CONSTRUCTIVE_APPROVAL), None)
+    approval = _from_law(application, found, today) if found else None
+    notes = [r.text for r in det.reasons if r.citation == APPROVAL_BY_INACTION and not found]
+    notes += [r.text for r in det.reasons if r.text.startswith("LATE")]
+    hearing = _hearing(application)
+    if hearing is not None and hearing.opened_on is None and clock.late_hearing:
+        open_by = clock.deadline("hearing_open_by")
+        notes.append(
+            f"The hearing is scheduled for {clock.facts.hearing_on.isoformat()}, after the "
+            f"{open_by.due.isoformat()} deadline to open it (§ 267-18E)."
+        )
+    return ApprovalRisk(application, approval, tuple(notes))

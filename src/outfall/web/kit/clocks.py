@@ -1,0 +1,149 @@
+"""One clock type for every case type: `CaseClock`.
+
+Each bounded context lays out its own clocks in its `clocks.py` (permits, enforcement, idde,
+assets) and returns CaseClocks; `deadlines` merges them from one explicit registry. A clock
+reads the same wherever it appears — dashboard, case page, home page, iCalendar, reminders,
+API — because all of them read this one shape: the moved and the raw date with the reason for
+the move, the section, the days left and the state in words and icon.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from django.conf import settings
+
+
+class ClockState(StrEnum):
+    OK = "ok"
+    WARNING = "warning"
+    OVERDUE = "overdue"
+
+
+STATE_TEXT = {
+    ClockState.OK: "On time",
+    ClockState.WARNING: "Due soon",
+    ClockState.OVERDUE: "Overdue",
+}
+STATE_ICON = {ClockState.OK: "✓", ClockState.WARNING: "⚠", ClockState.OVERDUE: "✗"}
+
+
+def warning_days() -> int:
+    """How many days ahead a clock shows as due soon (OUTFALL_WARNING_DAYS, default 10)."""
+    return int(getattr(settings, "OUTFALL_WARNING_DAYS", 10))
+
+
+def clock_state(
+    days_left: int, *, warn_within: int | None = None, overdue_on_the_day: bool = False
+) -> ClockState:
+    """Overdue once the day has passed (or on the day itself, for a date that is the first day
+    something has already happened); a warning within the warning window."""
+    window = warning_days() if warn_within is None else warn_within
+    if days_left < 0 or (overdue_on_the_day and days_left <= 0):
+        return ClockState.OVERDUE
+    if days_left <= window:
+        return ClockState.WARNING
+    return ClockState.OK
+
+
+def days_text(days_left: int) -> str:
+    """ "3 days left", "due today", "2 days overdue"."""
+    n = int(days_left)
+    if n == 0:
+        return "due today"
+    unit = "day" if abs(n) == 1 else "days"
+    return f"{n} {unit} left" if n > 0 else f"{-n} {unit} overdue"
+
+
+@dataclass(frozen=True)
+class CaseClock:
+    """One running clock of one case of any kind.
+
+    `uid` is stable across runs (town, case, kind and what it is about — never the date), so a
+    calendar updates the event in place when a date moves. `record` is the case's own record
+    for the page that shows it; `application_id` names the permit case a clock belongs to.
+    """
+
+    source: str
+    key: str
+    label: str
+    ref: str
+    uid: str
+    town_id: int | None
+    case_number: str
+    case_title: str
+    case_url: str
+    due: dt.date
+    raw_due: dt.date
+    citation: str
+    explanation: str
+    moved_because: str | None
+    days_left: int
+    state: ClockState
+    case_place: str = ""
+    application_id: int | None = None
+    record: Any = field(default=None, compare=False, repr=False)
+
+    @property
+    def moved(self) -> bool:
+        return self.due != self.raw_due
+
+    @property
+    def state_text(self) -> str:
+        return STATE_TEXT[self.state]
+
+    @property
+    def state_icon(self) -> str:
+        return STATE_ICON[self.state]
+
+    @property
+    def days_text(self) -> str:
+        return days_text(self.days_left)
+
+    def as_dict(self) -> dict:
+        """The clock as the API and the reminder log show it."""
+        return {
+            "uid": self.uid,
+            "source": self.source,
+            "application_id": self.application_id,
+            "case_number": self.case_number,
+            "case_title": self.case_title,
+            "case_url": self.case_url,
+            "key": self.key,
+            "label": self.label,
+            "due": self.due.isoformat(),
+            "raw_due": self.raw_due.isoformat(),
+            "moved_because": self.moved_because,
+            "citation": self.citation,
+            "explanation": self.explanation,
+            "days_left": self.days_left,
+            "state": self.state.value,
+        }
+
+
+def case_clock(
+    *,
+    today: dt.date,
+    due: dt.date,
+    raw_due: dt.date | None = None,
+    state: ClockState | None = None,
+    **fields,
+) -> CaseClock:
+    """A CaseClock with its days left counted from `today`, and its state (by `clock_state`
+    unless the source gives its own rule's answer)."""
+    days_left = (due - today).days
+    return CaseClock(
+        due=due,
+        raw_due=raw_due or due,
+        days_left=days_left,
+        state=state or clock_state(days_left),
+        **fields,
+    )
+
+
+def clock_order(clock: CaseClock):
+    """Soonest first; ties by case, kind and uid, so every list reads in the same order."""
+    return (clock.due, clock.case_number, clock.key, clock.uid)
