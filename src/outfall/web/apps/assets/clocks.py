@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from outfall.web.apps.assets import selectors as sel
 from outfall.web.apps.assets.screening import INVESTIGATION_DAYS
-from outfall.web.kit.clocks import CaseClock, case_clock, clock_order
+from outfall.web.apps.kit.clocks import CaseClock, case_clock, clock_order
 
 SOURCE = "assets"
 CLOCK_KINDS = {

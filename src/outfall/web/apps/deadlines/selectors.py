@@ -1,7 +1,7 @@
 """Every open clock a person may see, from every case type, by due date.
 
 Each bounded context lays out its own cases' clocks in its `clocks.py` as `CaseClock`s
-(`outfall.web.kit.clocks`); this module lists those modules explicitly in `CLOCK_SOURCES` —
+(`outfall.web.apps.kit.clocks`); this module lists those modules explicitly in `CLOCK_SOURCES` —
 no import by name, no discovery, no silent skip — and merges them, so the dashboard, the case
 page, the home page, the iCalendar feed, the reminders and the API show every clock from one
 registry. A source that is missing fails at import; one that raises fails the page (a test
@@ -20,6 +20,14 @@ from django.utils import timezone
 from outfall.web.apps.assets import clocks as asset_clocks
 from outfall.web.apps.enforcement import clocks as enforcement_clocks
 from outfall.web.apps.idde import clocks as idde_clocks
+from outfall.web.apps.kit.clocks import (
+    STATE_ICON,
+    STATE_TEXT,
+    CaseClock,
+    ClockState,
+    clock_order,
+    warning_days,
+)
 from outfall.web.apps.permits import clocks as permit_clocks
 from outfall.web.apps.permits.clocks import (
     PENDING,
@@ -27,14 +35,6 @@ from outfall.web.apps.permits.clocks import (
     approval_risk_list_visible_to,
     clock_list_for_application,
     open_cases_visible_to,
-)
-from outfall.web.kit.clocks import (
-    STATE_ICON,
-    STATE_TEXT,
-    CaseClock,
-    ClockState,
-    clock_order,
-    warning_days,
 )
 
 CLOCK_SOURCES = (permit_clocks, enforcement_clocks, idde_clocks, asset_clocks)

@@ -19,7 +19,7 @@ from outfall.law.errors import LawError
 from outfall.web.apps.enforcement.models import Protest
 from outfall.web.apps.enforcement.selectors import case_list_visible_to
 from outfall.web.apps.enforcement.selectors.ledger import cost_balance
-from outfall.web.kit.clocks import CaseClock, case_clock, clock_order
+from outfall.web.apps.kit.clocks import CaseClock, case_clock, clock_order
 
 SOURCE = "enforcement"
 CLOCK_KINDS = {

@@ -25,7 +25,7 @@ from outfall.web.apps.idde.selectors.discharge_permits import discharge_permit_l
 from outfall.web.apps.idde.selectors.investigations import investigation_list_visible_to
 from outfall.web.apps.idde.selectors.reports import report_list_visible_to
 from outfall.web.apps.idde.selectors.spills import LABELS, spill_clock_rows, spill_list_visible_to
-from outfall.web.kit.clocks import CaseClock, case_clock, clock_order
+from outfall.web.apps.kit.clocks import CaseClock, case_clock, clock_order
 
 SOURCE = "idde"
 ADMINISTRATION = "§ 267-5"

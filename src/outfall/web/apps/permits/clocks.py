@@ -26,11 +26,7 @@ from outfall.compliance.permit_clock import PermitClock
 from outfall.kernel.errors import InputError
 from outfall.law.deadline import LegalDeadline
 from outfall.law.errors import LawError
-from outfall.web.apps.permits import policy
-from outfall.web.apps.permits.facts import permit_clock_for
-from outfall.web.apps.permits.models import Application, Deficiency, OMObligation, Referral
-from outfall.web.apps.permits.selectors import application_list_visible_to
-from outfall.web.kit.clocks import (
+from outfall.web.apps.kit.clocks import (
     CaseClock,
     ClockState,
     case_clock,
@@ -38,6 +34,10 @@ from outfall.web.kit.clocks import (
     clock_state,
     warning_days,
 )
+from outfall.web.apps.permits import policy
+from outfall.web.apps.permits.facts import permit_clock_for
+from outfall.web.apps.permits.models import Application, Deficiency, OMObligation, Referral
+from outfall.web.apps.permits.selectors import application_list_visible_to
 
 SOURCE = "permits"
 APPROVAL_BY_INACTION = "§ 267-18G"

@@ -13,7 +13,7 @@ from outfall.web.apps.deadlines.selectors import (
     approval_risk_list_visible_to,
     clock_list_visible_to,
 )
-from outfall.web.kit.clocks import days_text
+from outfall.web.apps.kit.clocks import days_text
 
 register = template.Library()
 
