@@ -243,7 +243,7 @@ def _capture_contexts(monkeypatch, module) -> dict[str, set[str]]:
     real = documents.document_generate
 
     def capture(application, kind, *, actor, context=None, public=False):
-        seen[kind] = {"application", "town", "today", *(context or {})}
+        seen[kind] = {"application", "town", "today", "law", *(context or {})}
         return real(application, kind, actor=actor, context=context, public=public)
 
     monkeypatch.setattr(module, "document_generate", capture)

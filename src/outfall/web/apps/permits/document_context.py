@@ -90,6 +90,11 @@ COMMON_VARIABLES = (
         "town", "the town", ("name", "planning_board_address", "registry_of_deeds", "newspaper")
     ),
     Variable("today", "the date the document is produced (a date)"),
+    Variable(
+        "law",
+        "the town's periods under § 267-18E in the case's law (numbers of days)",
+        ("hearing_open_within_days", "decision_within_days", "notice_days_before"),
+    ),
 )
 _HEARING = Variable(
     "hearing",

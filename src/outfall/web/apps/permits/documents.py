@@ -29,6 +29,7 @@ from outfall.compliance import pdf
 from outfall.kernel.errors import InputError
 from outfall.web.apps.permits.document_context import DOCUMENT_KINDS, document_context_plain
 from outfall.web.apps.permits.models import Application, DocumentTemplate, GeneratedDocument
+from outfall.web.apps.permits.selectors.statutory import hearing_periods_for_case
 
 FORBIDDEN_TAGS = ("load", "include", "extends", "debug", "ssi", "templatetag")
 SECRET_ATTRIBUTES = ("password", "token", "calendar_token", "secret", "session", "path")
@@ -168,7 +169,12 @@ def document_page(kind: str, context: dict, body: str) -> str:
 def document_html(application: Application, kind: str, context: dict) -> str:
     """The document's HTML: the town's own template if it has one (checked again now), else
     the default; both against the plain context of the kind."""
-    ctx = {"application": application, "town": application.town, "today": timezone.localdate()}
+    ctx = {
+        "application": application,
+        "town": application.town,
+        "today": timezone.localdate(),
+        "law": hearing_periods_for_case(application),
+    }
     ctx.update(context)
     custom = DocumentTemplate.objects.filter(town=application.town, kind=kind).first()
     if custom is not None:

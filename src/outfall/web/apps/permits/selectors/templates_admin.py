@@ -5,7 +5,8 @@ The variables listed here are exactly those the services pass to `document_gener
 hearing notice and abutter letters (services/hearing.py, § 267-18E), incompleteness notice
 (services/intake.py, § 267-18A), decision and permit (services/hearing.py, § 267-18F),
 certificate of completion (services/construction.py, § 267-24) and surety release letter
-(services/construction.py, § 267-21). `documents.document_html` adds application, town, today.
+(services/construction.py, § 267-21). `documents.document_html` adds application, town, today
+and law (the town's § 267-18E periods, `selectors.statutory`).
 """
 
 from __future__ import annotations
@@ -36,6 +37,10 @@ from outfall.web.apps.permits.selectors.hearing import (
     clock_deadline,
     hearing_clock,
     related_or_none,
+)
+from outfall.web.apps.permits.selectors.statutory import (
+    hearing_periods_for_case,
+    hearing_periods_get,
 )
 from outfall.web.apps.permits.selectors.visibility import application_list_visible_to
 from outfall.web.apps.permits.services.hearing import DECISION_STEPS, INACTION
@@ -124,9 +129,10 @@ def document_context_sample(town, kind: str) -> dict:
         opened_on=hearing_at.date(),
         closed_on=hearing_at.date(),
     )
+    law = hearing_periods_get(town, on=today)
     notice_by = _s(
-        due=hearing_at.date() - dt.timedelta(days=7),
-        raw_due=hearing_at.date() - dt.timedelta(days=7),
+        due=hearing_at.date() - dt.timedelta(days=law.notice_days_before),
+        raw_due=hearing_at.date() - dt.timedelta(days=law.notice_days_before),
         citation="§ 267-18E",
         explanation="sample notice deadline",
         moved_because=None,
@@ -218,7 +224,7 @@ def document_context_sample(town, kind: str) -> dict:
             "reasons": reasons,
         },
     }
-    return {"application": application, "town": town, "today": today, **per_kind[kind]}
+    return {"application": application, "town": town, "today": today, "law": law, **per_kind[kind]}
 
 
 def _hearing_part(application: Application) -> dict:
@@ -315,7 +321,12 @@ def document_context_for_case(application: Application, kind: str) -> tuple[dict
     """The context the service would pass for this case, as far as its records go; what the case
     does not have yet is taken from the sample, and those names are returned alongside."""
     sample = document_context_sample(application.town, kind)
-    own = {"application": application, "town": application.town, "today": timezone.localdate()}
+    own = {
+        "application": application,
+        "town": application.town,
+        "today": timezone.localdate(),
+        "law": hearing_periods_for_case(application),
+    }
     own.update(_CASE_PARTS[kind](application))
     from_sample = [name for name in sample if name not in own]
     return {**sample, **own}, from_sample
