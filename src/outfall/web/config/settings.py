@@ -116,6 +116,10 @@ for _prefix, _dist in (("htmx", "htmx.org/dist"), ("leaflet", "leaflet/dist")):
     if (REPO_DIR / "node_modules" / _dist).exists():
         STATICFILES_DIRS.append((_prefix, REPO_DIR / "node_modules" / _dist))
 MEDIA_ROOT = VAR_DIR / "media"
+# Stored files have no public URL: no route answers MEDIA_URL (in DEBUG neither), and a web
+# server in front must not serve MEDIA_ROOT. Each file is read through a view that checks the
+# reader's permission (outfall.web.apps.core.files); never link `FieldFile.url`. (MEDIA_URL
+# stays a string: Django's live test server wraps it in a handler that expects one.)
 MEDIA_URL = "/media/"
 
 UPLOAD_MAX_BYTES = int(os.environ.get("OUTFALL_UPLOAD_MAX_BYTES", str(25 * 1024 * 1024)))

@@ -1,6 +1,10 @@
-"""URL map: each bounded context mounts its own urls."""
+"""URL map: each bounded context mounts its own urls.
 
-from django.conf import settings
+Stored files (uploads, generated documents, photos) have no URL of their own, in development
+as in production: there is no /media/ route. Each is read through its record's view, which
+checks the reader's permission first (outfall.web.apps.core.files).
+"""
+
 from django.urls import include, path
 
 urlpatterns = [
@@ -13,8 +17,3 @@ urlpatterns = [
     path("", include("outfall.web.apps.idde.urls_public")),
     path("dpw/assets/", include("outfall.web.apps.assets.urls")),
 ]
-
-if settings.DEBUG:
-    from django.conf.urls.static import static
-
-    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)

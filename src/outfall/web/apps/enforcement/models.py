@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 
 from outfall.compliance.lifecycle.enforcement import STATE_LABELS, EnforcementState
+from outfall.web.apps.core.files import PrivateName
 
 USER = settings.AUTH_USER_MODEL
 
@@ -268,7 +269,7 @@ class EnforcementDocument(models.Model):
 
     case = models.ForeignKey(EnforcementCase, on_delete=models.CASCADE, related_name="documents")
     kind = models.CharField(max_length=30)
-    file = models.FileField(upload_to="enforcement/%Y/%m/")
+    file = models.FileField(upload_to=PrivateName("enforcement"))
     generated_at = models.DateTimeField(auto_now_add=True)
     generated_by = models.ForeignKey(USER, on_delete=models.PROTECT)
     about = models.CharField(max_length=120, blank=True, help_text="the record it concerns")

@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from outfall.web.apps.core.files import PrivateName
+
 USER = settings.AUTH_USER_MODEL
 
 
@@ -25,7 +27,7 @@ class Report(models.Model):
     longitude = models.FloatField(null=True, blank=True)
     address = models.CharField(max_length=200, blank=True)
     description = models.TextField()
-    photo = models.FileField(upload_to="idde/photos/%Y/%m/", null=True, blank=True)
+    photo = models.FileField(upload_to=PrivateName("idde/photos"), null=True, blank=True)
     contact_name = models.CharField(max_length=120, blank=True)
     contact_email = models.EmailField(blank=True)
     contact_phone = models.CharField(max_length=40, blank=True)
@@ -166,7 +168,9 @@ class DischargePermit(models.Model):
     determination = models.JSONField(
         default=dict, blank=True, help_text="the law's § 267-7 answer at the last step, as made"
     )
-    document = models.FileField(upload_to="idde/discharge_permits/%Y/", null=True, blank=True)
+    document = models.FileField(
+        upload_to=PrivateName("idde/discharge_permits"), null=True, blank=True
+    )
 
 
 class DischargeNotice(models.Model):
@@ -246,7 +250,7 @@ class EmergencySuspension(models.Model):
     determination = models.JSONField(
         default=dict, blank=True, help_text="the law's § 267-8 answer when the order was made"
     )
-    document = models.FileField(upload_to="idde/suspensions/%Y/", null=True, blank=True)
+    document = models.FileField(upload_to=PrivateName("idde/suspensions"), null=True, blank=True)
     steps_determination = models.JSONField(default=dict, blank=True)
     steps_recorded_at = models.DateTimeField(null=True, blank=True)
     reinstatement_note = models.TextField(blank=True)

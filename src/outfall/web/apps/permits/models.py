@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import models
 
 from outfall.compliance.lifecycle import STATE_LABELS, PermitState
+from outfall.web.apps.core.files import PrivateName
 
 USER = settings.AUTH_USER_MODEL
 
@@ -136,7 +137,7 @@ class Upload(models.Model):
 
     application = models.ForeignKey(Application, on_delete=models.CASCADE, related_name="uploads")
     kind = models.CharField(max_length=20, choices=Kind.choices)
-    file = models.FileField(upload_to="uploads/%Y/%m/")
+    file = models.FileField(upload_to=PrivateName("uploads"))
     original_name = models.CharField(max_length=255)
     content_type = models.CharField(max_length=100)
     size = models.PositiveBigIntegerField()
@@ -543,7 +544,7 @@ class GeneratedDocument(models.Model):
 
     application = models.ForeignKey(Application, on_delete=models.CASCADE, related_name="documents")
     kind = models.CharField(max_length=30, choices=DocumentTemplate.Kind.choices)
-    file = models.FileField(upload_to="documents/%Y/%m/")
+    file = models.FileField(upload_to=PrivateName("documents"))
     generated_at = models.DateTimeField(auto_now_add=True)
     generated_by = models.ForeignKey(USER, on_delete=models.PROTECT)
     public = models.BooleanField(default=False)
