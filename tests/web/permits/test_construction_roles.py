@@ -197,4 +197,4 @@ def test_the_other_applicant_cannot_reach_a_document_or_photo_of_someone_elses_c
     client.force_login(people["other_applicant"])
     pk = case["application"].pk
     assert client.get(reverse("permits:construction_document", args=[pk, 1])).status_code == 404
-    assert client.get(reverse("permits:construction_upload", args=[pk, 1])).status_code == 404
+    assert client.get(reverse("permits:upload", args=[pk, 1])).status_code == 404

@@ -9,6 +9,7 @@ STAGE_VIEW_MODULES = (
     "intake",
     "hearing",
     "construction",
+    "files",
     "public",
     "om",
     "finder",

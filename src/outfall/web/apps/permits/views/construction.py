@@ -12,15 +12,16 @@ from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import FileResponse, Http404
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 
 from outfall.compliance.lifecycle import TransitionNotAllowed
 from outfall.kernel.errors import InputError
 from outfall.law import s267_21_surety
+from outfall.web.apps.core.files import stored_file_response
 from outfall.web.apps.permits.forms import construction as f
-from outfall.web.apps.permits.models import Deficiency, GeneratedDocument, Inspection, Upload
+from outfall.web.apps.permits.models import Deficiency, GeneratedDocument, Inspection
 from outfall.web.apps.permits.policy import require
 from outfall.web.apps.permits.selectors import application_get
 from outfall.web.apps.permits.selectors import construction as sel
@@ -406,23 +407,8 @@ def document_download(request, pk, document_pk):
         doc = sel.construction_document_get(request.user, application, document_pk)
     except GeneratedDocument.DoesNotExist:
         raise Http404("No such document") from None
-    return FileResponse(
-        doc.file.open("rb"),
-        content_type="application/pdf",
-        filename=f"{application.number}-{doc.kind}.pdf",
-    )
-
-
-@login_required
-def upload_view(request, pk, upload_pk):
-    application = application_get(request.user, pk)
-    require(request.user, "case.view", application)
-    try:
-        upload = sel.construction_upload_get(application, upload_pk)
-    except Upload.DoesNotExist:
-        raise Http404("No such file") from None
-    return FileResponse(
-        upload.file.open("rb"), content_type=upload.content_type, filename=upload.original_name
+    return stored_file_response(
+        doc.file, filename=f"{application.number}-{doc.kind}.pdf", content_type="application/pdf"
     )
 
 
@@ -466,5 +452,4 @@ urlpatterns = [
     path(P + "certificate/", certificate_issue, name="construction_certificate"),
     path(P + "close/", file_close, name="construction_close"),
     path(P + "documents/<int:document_pk>/", document_download, name="construction_document"),
-    path(P + "files/<int:upload_pk>/", upload_view, name="construction_upload"),
 ]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import FileResponse, Http404, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from outfall.compliance.lifecycle import TransitionNotAllowed
 from outfall.kernel.errors import InputError
 from outfall.law.errors import LawError
+from outfall.web.apps.core.files import stored_file_response
 from outfall.web.apps.permits.forms import hearing as forms
 from outfall.web.apps.permits.models import Application, GeneratedDocument, Permit
 from outfall.web.apps.permits.policy import can, require
@@ -390,7 +391,7 @@ def hearing_document(request, pk: int, document_id: int):
         doc = selectors.hearing_document_get(request.user, application, document_id)
     except GeneratedDocument.DoesNotExist:
         raise Http404("No such document") from None
-    return FileResponse(doc.file.open("rb"), content_type="application/pdf", filename=_name(doc))
+    return stored_file_response(doc.file, filename=_name(doc), content_type="application/pdf")
 
 
 def _name(doc: GeneratedDocument) -> str:

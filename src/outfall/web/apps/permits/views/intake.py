@@ -25,6 +25,7 @@ from outfall.law.determination import Reason
 from outfall.web.apps.permits import policy
 from outfall.web.apps.permits.forms import intake as f
 from outfall.web.apps.permits.selectors import application_get
+from outfall.web.apps.permits.selectors import files as files_sel
 from outfall.web.apps.permits.selectors import intake as sel
 from outfall.web.apps.permits.services import intake as svc
 
@@ -107,7 +108,7 @@ def intake_overview(request, pk: int):
         {
             "application": application,
             "ip": sel.intake_panel(request.user, application),
-            "uploads": application.uploads.order_by("-uploaded_at", "-pk"),
+            "uploads": files_sel.upload_list(application),
             "abutters": application.abutters.order_by("name")[:200],
         },
     )

@@ -8,13 +8,14 @@ from __future__ import annotations
 from functools import wraps
 
 from django.conf import settings
-from django.http import FileResponse, Http404
+from django.http import Http404
 from django.shortcuts import render
 from django.urls import path
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 from django_ratelimit.decorators import ratelimit
 
+from outfall.web.apps.core.files import stored_file_response
 from outfall.web.apps.permits.forms.hearing import AgendaDateForm
 from outfall.web.apps.permits.models import GeneratedDocument
 from outfall.web.apps.permits.selectors import hearing as selectors
@@ -93,10 +94,11 @@ def public_document(request, document_id: int):
         doc = selectors.public_document_get(document_id)
     except GeneratedDocument.DoesNotExist:
         raise Http404("No such public document") from None
-    return FileResponse(
-        doc.file.open("rb"),
-        content_type="application/pdf",
+    return stored_file_response(
+        doc.file,
         filename=f"{doc.application.number}-{doc.kind}.pdf",
+        content_type="application/pdf",
+        public=True,
     )
 
 
