@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import FileResponse, Http404, HttpResponseBadRequest
+from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET
 
 from outfall.compliance.lifecycle.enforcement import STATE_LABELS
 from outfall.kernel.errors import InputError
+from outfall.web.apps.core.files import stored_file_response
 from outfall.web.apps.enforcement import forms as f
 from outfall.web.apps.enforcement import policy
 from outfall.web.apps.enforcement.selectors import case_get, case_list_filtered
@@ -115,10 +116,8 @@ def document_download(request, pk: int, doc_pk: int):
     doc = case.documents.filter(pk=doc_pk).first()
     if doc is None:
         raise Http404("No such document")
-    return FileResponse(
-        doc.file.open("rb"),
-        content_type="application/pdf",
-        filename=doc.file.name.rsplit("/", 1)[-1],
+    return stored_file_response(
+        doc.file, filename=f"{case.number}-{doc.kind}.pdf", content_type="application/pdf"
     )
 
 

@@ -69,7 +69,8 @@ def report_get_by_open311_token(town, token: str) -> Report | None:
 
 @dataclass(frozen=True)
 class PublicStatus:
-    """Only what the public may know of a report: status, the public note, the expected date."""
+    """Only what the holder of a report's secret may know of it: status, the public note, the
+    expected date, and whether it has a photo (the reporter's own, shown back to them)."""
 
     tracking_number: str
     submitted_on: dt.date
@@ -78,6 +79,7 @@ class PublicStatus:
     status_note: str
     expected_on: dt.date | None
     updated_on: dt.date
+    has_photo: bool = False
 
 
 def report_public_status(report: Report) -> PublicStatus:
@@ -89,6 +91,7 @@ def report_public_status(report: Report) -> PublicStatus:
         status_note=report.status_note,
         expected_on=timezone.localdate(report.expected_at) if report.expected_at else None,
         updated_on=timezone.localdate(report.updated_at),
+        has_photo=bool(report.photo),
     )
 
 

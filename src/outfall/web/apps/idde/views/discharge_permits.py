@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import FileResponse, Http404
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
@@ -20,6 +20,7 @@ from django.utils import timezone
 from outfall.compliance.lifecycle import TransitionNotAllowed
 from outfall.compliance.lifecycle.discharge_permit import STATE_LABELS, DischargePermitState
 from outfall.kernel.errors import InputError
+from outfall.web.apps.core.files import stored_file_response
 from outfall.web.apps.idde.forms import discharge_permits as f
 from outfall.web.apps.idde.policy import can, require
 from outfall.web.apps.idde.selectors import discharge_permits as sel
@@ -223,10 +224,8 @@ def permit_document(request, pk: int):
     require(request.user, "discharge_permit.manage", permit.town)
     if not permit.document:
         raise Http404("No permit PDF on file")
-    return FileResponse(
-        permit.document.open("rb"),
-        content_type="application/pdf",
-        filename=f"{permit.number}.pdf",
+    return stored_file_response(
+        permit.document, filename=f"{permit.number}.pdf", content_type="application/pdf"
     )
 
 

@@ -7,19 +7,21 @@ a honeypot and a minimum fill time against spam); triage is the Department's (§
 
 from __future__ import annotations
 
+import os
 from functools import wraps
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import FileResponse, Http404
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_ratelimit.decorators import ratelimit
 
 from outfall.compliance.lifecycle import TransitionNotAllowed
 from outfall.kernel.errors import InputError
+from outfall.web.apps.core.files import stored_file_response
 from outfall.web.apps.idde import policy
 from outfall.web.apps.idde.forms import reports as f
 from outfall.web.apps.idde.models import Report
@@ -28,6 +30,13 @@ from outfall.web.apps.idde.services import reports as svc
 
 DEFAULT_SUBMIT_RATE = "10/h"
 DEFAULT_STATUS_RATE = "60/m"
+# A report photo is stored as PNG, JPEG or WebP (services.reports.report_photo_check).
+PHOTO_TYPES = {
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".webp": "image/webp",
+}
 
 
 def submit_rate(group, request) -> str:
@@ -140,11 +149,16 @@ def public_status_lookup(request):
     )
 
 
-@limited_page
-def public_report_status(request, tracking_number: str, token: str):
+def _report_by_secret(tracking_number: str, token: str) -> Report:
     report = sel.report_get_by_token(tracking_number, token)
     if report is None:
         raise Http404("No report matches this link")
+    return report
+
+
+@limited_page
+def public_report_status(request, tracking_number: str, token: str):
+    report = _report_by_secret(tracking_number, token)
     return render(
         request,
         "idde/reports/public_status.html",
@@ -156,6 +170,25 @@ def public_report_status(request, tracking_number: str, token: str):
             "nearby_metres": int(sel.NEARBY_METRES),
             "nearby_days": sel.NEARBY_DAYS,
         },
+    )
+
+
+@limited_page
+@require_GET
+def public_report_photo(request, tracking_number: str, token: str):
+    """The report's own photo, for whoever holds its secret (the reporter's private link)."""
+    report = _report_by_secret(tracking_number, token)
+    return _photo_response(report)
+
+
+def _photo_response(report: Report):
+    if not report.photo:
+        raise Http404("No photo")
+    ext = os.path.splitext(report.photo.name)[1].lower()
+    return stored_file_response(
+        report.photo,
+        filename=f"{report.tracking_number}{ext}",
+        content_type=PHOTO_TYPES.get(ext, "application/octet-stream"),
     )
 
 
@@ -276,9 +309,7 @@ def report_close(request, pk: int):
 def report_photo(request, pk: int):
     report = sel.report_get(request.user, pk)
     policy.require(request.user, "report.view", obj=report)
-    if not report.photo:
-        raise Http404("No photo")
-    return FileResponse(report.photo.open("rb"), filename=report.photo.name.rsplit("/", 1)[-1])
+    return _photo_response(report)
 
 
 def report_url(report: Report) -> str:
@@ -301,5 +332,10 @@ public_urlpatterns = [
         "report/status/<str:tracking_number>/<str:token>/",
         public_report_status,
         name="report_status",
+    ),
+    path(
+        "report/status/<str:tracking_number>/<str:token>/photo/",
+        public_report_photo,
+        name="report_status_photo",
     ),
 ]

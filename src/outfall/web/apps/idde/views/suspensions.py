@@ -6,11 +6,12 @@ the record with the order PDF, compliance and the steps taken when ignored, and 
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import FileResponse, Http404
+from django.http import Http404
 from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils import timezone
 
+from outfall.web.apps.core.files import stored_file_response
 from outfall.web.apps.idde.forms import suspensions as f
 from outfall.web.apps.idde.forms.discharge_permits import as_bool
 from outfall.web.apps.idde.policy import can, require
@@ -139,10 +140,8 @@ def suspension_document(request, pk: int):
     require(request.user, "suspension.view", s.town)
     if not s.document:
         raise Http404("No order PDF on file")
-    return FileResponse(
-        s.document.open("rb"),
-        content_type="application/pdf",
-        filename=f"{svc.suspension_number(s)}.pdf",
+    return stored_file_response(
+        s.document, filename=f"{svc.suspension_number(s)}.pdf", content_type="application/pdf"
     )
 
 
