@@ -21,7 +21,7 @@ def test_a_next_address_off_this_site_goes_home_instead(client, people, examplet
     client.force_login(people["clerk"])
     response = client.post(reverse("core:switch_town"), {"town": "exampleton", "next": next_url})
     assert response.status_code == 302
-    assert response["Location"] == reverse("core:home")
+    assert response["Location"] == reverse("home:home")
 
 
 def test_a_next_page_of_this_site_is_followed(client, people, exampleton):

@@ -44,12 +44,15 @@ INSTALLED_APPS = [
     "django_htmx",
     "outfall.web.apps.core",
     "outfall.web.apps.audit",
+    "outfall.web.apps.kit",
     "outfall.web.apps.permits",
     "outfall.web.apps.assets",
     "outfall.web.apps.idde",
     "outfall.web.apps.enforcement",
     "outfall.web.apps.deadlines",
     "outfall.web.apps.api",
+    "outfall.web.apps.home",
+    "outfall.web.apps.demo",
     "ninja",
 ]
 
@@ -100,8 +103,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
 LOGIN_URL = "core:login"
-LOGIN_REDIRECT_URL = "core:home"
-LOGOUT_REDIRECT_URL = "core:home"
+LOGIN_REDIRECT_URL = "home:home"
+LOGOUT_REDIRECT_URL = "home:home"
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "America/New_York"

@@ -8,6 +8,7 @@ checks the reader's permission first (outfall.web.apps.core.files).
 from django.urls import include, path
 
 urlpatterns = [
+    path("", include("outfall.web.apps.home.urls")),
     path("", include("outfall.web.apps.core.urls")),
     path("permits/", include("outfall.web.apps.permits.urls")),
     path("deadlines/", include("outfall.web.apps.deadlines.urls")),

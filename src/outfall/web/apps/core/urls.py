@@ -6,7 +6,6 @@ from outfall.web.apps.core import views
 app_name = "core"
 
 urlpatterns = [
-    path("", views.home, name="home"),
     path("town/", views.switch_town, name="switch_town"),
     path(
         "login/",

@@ -1,24 +1,15 @@
-"""Home, town switching and health: pages every user shares."""
+"""Town switching, login and health: the ground floor's own pages (the home page is the top
+floor's, `outfall.web.apps.home`)."""
 
 from __future__ import annotations
 
 from django.db import connection
 from django.http import HttpResponseBadRequest, JsonResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from outfall.web.apps.core.models import Town
-from outfall.web.apps.core.selectors import home_summary
-
-
-def home(request):
-    """Each person's starting page: their work or their applications, and the public record."""
-    return render(
-        request,
-        "core/home.html",
-        {"home": home_summary(request.user, getattr(request, "town", None))},
-    )
 
 
 @require_POST
@@ -35,7 +26,7 @@ def switch_town(request):
     if not url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
-        target = "core:home"
+        target = "home:home"
     return redirect(target)
 
 

@@ -69,7 +69,7 @@ def caseload(people, make_application, exampleton):
 def _home(client, user=None) -> str:
     if user is not None:
         client.force_login(user)
-    response = client.get(reverse("core:home"))
+    response = client.get(reverse("home:home"))
     assert response.status_code == 200
     return response.content.decode()
 

@@ -15,8 +15,8 @@ import datetime as dt
 import pytest
 
 from outfall.law import s267_09_spills, s267_10_enforcement, s267_18_procedure
-from outfall.web.apps.core.demo import CASES, S, dates_for, reaches
-from outfall.web.apps.core.demo_article1 import article1_dates
+from outfall.web.apps.demo.article1 import article1_dates
+from outfall.web.apps.demo.permits import CASES, S, dates_for, reaches
 
 FIRST_DAY = dt.date(2025, 1, 1)
 DAYS = [FIRST_DAY + dt.timedelta(days=n) for n in range(400)]

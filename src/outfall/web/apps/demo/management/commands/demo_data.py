@@ -1,7 +1,7 @@
 """Load the demo: Norfolk and the fictional Exampleton, a login for every role, fictional permit
-cases in every state (see `outfall.web.apps.core.demo`) and the DPW's Article I records in
+cases in every state (see `outfall.web.apps.demo.permits`) and the DPW's Article I records in
 Norfolk: the storm drain system, reports, investigations, permits and notices, spills and
-enforcement cases (see `outfall.web.apps.core.demo_article1`), each walked through the services.
+enforcement cases (see `outfall.web.apps.demo.article1`), each walked through the services.
 
     python manage.py demo_data           # loads once; a second run changes nothing
     python manage.py demo_data --reset   # wipes the demo towns and logins, then loads again
@@ -23,7 +23,15 @@ from outfall.compliance.lifecycle import STATE_LABELS, PermitState, TransitionNo
 from outfall.kernel.errors import InputError
 from outfall.law.errors import LawError
 from outfall.web.apps.audit.models import AuditEvent
-from outfall.web.apps.core.demo import (
+from outfall.web.apps.core.models import Town
+from outfall.web.apps.core.roles import ROLE_LABELS
+from outfall.web.apps.demo.article1 import (
+    Article1Builder,
+    status_link,
+    summary_rows,
+    wipe_article1,
+)
+from outfall.web.apps.demo.permits import (
     DEFAULT_PASSWORD,
     DEMO_TOWN,
     TOWNS,
@@ -31,14 +39,6 @@ from outfall.web.apps.core.demo import (
     USERS,
     DemoBuilder,
 )
-from outfall.web.apps.core.demo_article1 import (
-    Article1Builder,
-    status_link,
-    summary_rows,
-    wipe_article1,
-)
-from outfall.web.apps.core.models import Town
-from outfall.web.apps.core.roles import ROLE_LABELS
 from outfall.web.apps.permits.models import (
     Application,
     AsBuilt,

@@ -35,7 +35,7 @@ from outfall.web.apps.assets.models import (
     ScreeningRound,
     ScreeningVisit,
 )
-from outfall.web.apps.core.demo import local_at, office_day, photo_file
+from outfall.web.apps.demo.permits import local_at, office_day, photo_file
 from outfall.web.apps.enforcement.models import (
     EnforcementCase,
     EnforcementDocument,
