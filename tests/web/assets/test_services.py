@@ -212,19 +212,16 @@ def test_an_investigation_closes_only_with_findings_and_not_before_it_opened(peo
 
 def test_an_illicit_discharge_investigation_is_linked_by_its_number(people, norfolk, investigation):
     from outfall.web.apps.idde.models import Investigation
+    from outfall.web.apps.idde.services.investigations import investigation_link_catchment
 
     inv = Investigation.objects.create(
         town=norfolk, number="IDDE-2026-001", opened_on=dt.date(2026, 6, 20)
     )
-    svc.catchment_link_investigation(
-        investigation, number="IDDE-2026-001", actor=people["dpw_staff"]
-    )
+    investigation_link_catchment(investigation, number="IDDE-2026-001", actor=people["dpw_staff"])
     inv.refresh_from_db()
     assert inv.catchment_investigation_id == investigation.pk
     with pytest.raises(InputError):
-        svc.catchment_link_investigation(
-            investigation, number="IDDE-NONE", actor=people["dpw_staff"]
-        )
+        investigation_link_catchment(investigation, number="IDDE-NONE", actor=people["dpw_staff"])
 
 
 def test_a_round_visits_only_the_towns_outfalls_and_ends_after_it_starts(

@@ -49,17 +49,22 @@ PAGES = {
     "catchment": ("investigation", DPW),
     "catchment_findings": ("investigation", DPW),
     "catchment_close": ("investigation", DPW),
-    "catchment_link": ("investigation", DPW),
+    "idde:catchment_link": ("investigation", DPW),
 }
+
+
+def _named(name: str) -> str:
+    """The URL name: this app's unless another app's namespace is given."""
+    return name if ":" in name else f"assets:{name}"
 
 
 def url_for(request, name):
     arg, _ = PAGES[name]
     if arg is None:
-        return reverse(f"assets:{name}")
+        return reverse(_named(name))
     if arg in ("ammonia", "dry_weather_hours"):
-        return reverse(f"assets:{name}", args=[arg])
-    return reverse(f"assets:{name}", args=[request.getfixturevalue(arg).pk])
+        return reverse(_named(name), args=[arg])
+    return reverse(_named(name), args=[request.getfixturevalue(arg).pk])
 
 
 def denied_status(name: str, who: str) -> int:
@@ -173,7 +178,7 @@ POSTS = {
         lambda fx: {"findings": "Dye test positive"},
         lambda fx: CatchmentInvestigation.objects.filter(findings="Dye test positive").exists(),
     ),
-    "catchment_link": (
+    "idde:catchment_link": (
         "investigation",
         lambda fx: {"number": "IDDE-1"},
         lambda fx: (
@@ -220,11 +225,11 @@ def test_each_form_posts_only_for_its_roles_and_otherwise_changes_nothing(
     arg, data, happened = POSTS[name]
     fx = {k: request.getfixturevalue(k) for k in ("outfall", "idde")}
     if arg is None:
-        url = reverse(f"assets:{name}")
+        url = reverse(_named(name))
     elif arg in ("ammonia", "dry_weather_hours"):
-        url = reverse(f"assets:{name}", args=[arg])
+        url = reverse(_named(name), args=[arg])
     else:
-        url = reverse(f"assets:{name}", args=[request.getfixturevalue(arg).pk])
+        url = reverse(_named(name), args=[request.getfixturevalue(arg).pk])
     events = AuditEvent.objects.count()
     allowed = DIRECTOR if name in ("threshold_edit", "setting_edit") else DPW
     response = as_who(who).post(url, data(fx))

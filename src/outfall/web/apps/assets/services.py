@@ -624,34 +624,3 @@ def catchment_close(ci: CatchmentInvestigation, *, closed_on: dt.date, actor):
                 case=case,
             )
     return ci
-
-
-def catchment_link_investigation(ci: CatchmentInvestigation, *, number: str, actor):
-    """Link the illicit-discharge investigation opened from this catchment investigation (the
-    link is the FK the investigation holds; nothing else of it is changed)."""
-    from outfall.web.apps.idde.models import Investigation
-
-    policy.require(actor, "catchment.manage", ci)
-    number = (number or "").strip()
-    with transaction.atomic():
-        try:
-            inv = Investigation.objects.select_for_update().get(town=ci.town, number=number)
-        except Investigation.DoesNotExist:
-            raise InputError(
-                "number", number, "is not an illicit-discharge investigation of this town"
-            ) from None
-        if inv.catchment_investigation_id not in (None, ci.pk):
-            raise InputError(
-                "number", number, f"is already linked to CI-{inv.catchment_investigation_id}"
-            )
-        inv.catchment_investigation = ci
-        inv.save(update_fields=["catchment_investigation"])
-        audit_record(
-            actor=actor,
-            town=ci.town,
-            action="catchment.link",
-            section=CATCHMENT,
-            summary=f"Illicit-discharge investigation {number} linked.",
-            obj=ci,
-        )
-    return inv

@@ -33,5 +33,4 @@ urlpatterns = [
     path("catchments/<int:pk>/", views.catchment_detail, name="catchment"),
     path("catchments/<int:pk>/findings/", views.catchment_findings, name="catchment_findings"),
     path("catchments/<int:pk>/close/", views.catchment_close, name="catchment_close"),
-    path("catchments/<int:pk>/link/", views.catchment_link, name="catchment_link"),
 ]

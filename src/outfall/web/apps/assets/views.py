@@ -617,17 +617,3 @@ def catchment_close(request, pk: int):
         "Close the investigation",
         lambda ci, d: svc.catchment_close(ci, actor=request.user, **d) and "Investigation closed.",
     )
-
-
-@login_required
-def catchment_link(request, pk: int):
-    return _catchment_step(
-        request,
-        pk,
-        f.LinkForm,
-        "Link an illicit-discharge investigation",
-        lambda ci, d: (
-            svc.catchment_link_investigation(ci, actor=request.user, **d)
-            and "Investigation linked."
-        ),
-    )

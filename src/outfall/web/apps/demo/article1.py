@@ -559,7 +559,9 @@ class Article1Builder:
         for key, plan in self.d.cases.items():
             self.found[key] = self.investigation_to_enforcement(key, plan)
         ci = self.catchment
-        assets.catchment_link_investigation(ci, number=self.found["laundry"].number, actor=dpw)
+        investigations.investigation_link_catchment(
+            ci, number=self.found["laundry"].number, actor=dpw
+        )
 
         reports.report_submit(
             town,

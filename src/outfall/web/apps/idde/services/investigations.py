@@ -23,6 +23,8 @@ from outfall.compliance.lifecycle.idde import (
 )
 from outfall.kernel.errors import InputError
 from outfall.law import s267_07_discharges
+from outfall.web.apps.assets import policy as assets_policy
+from outfall.web.apps.assets.services import CATCHMENT as CATCHMENT_SECTION
 from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.idde.models import DischargeDetermination, Investigation, Report
 from outfall.web.apps.idde.services.reports import report_investigation_started
@@ -269,3 +271,33 @@ def _new_number(town, opened_on: dt.date) -> str:
         if not Investigation.objects.filter(number=number).exists():
             return number
         sequence += 1
+
+
+def investigation_link_catchment(ci, *, number: str, actor) -> Investigation:
+    """Link the illicit-discharge investigation opened from a catchment investigation of the
+    storm drain system (the link is the FK the investigation holds; nothing else of it is
+    changed), audited on the catchment investigation (§ 267-7B)."""
+    assets_policy.require(actor, "catchment.manage", ci)
+    number = (number or "").strip()
+    with transaction.atomic():
+        try:
+            inv = Investigation.objects.select_for_update().get(town=ci.town, number=number)
+        except Investigation.DoesNotExist:
+            raise InputError(
+                "number", number, "is not an illicit-discharge investigation of this town"
+            ) from None
+        if inv.catchment_investigation_id not in (None, ci.pk):
+            raise InputError(
+                "number", number, f"is already linked to CI-{inv.catchment_investigation_id}"
+            )
+        inv.catchment_investigation = ci
+        inv.save(update_fields=["catchment_investigation"])
+        audit_record(
+            actor=actor,
+            town=ci.town,
+            action="catchment.link",
+            section=CATCHMENT_SECTION,
+            summary=f"Illicit-discharge investigation {number} linked.",
+            obj=ci,
+        )
+    return inv

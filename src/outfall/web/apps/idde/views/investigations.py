@@ -10,13 +10,15 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.urls import path
+from django.urls import path, reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from outfall.compliance.lifecycle import TransitionNotAllowed
-from outfall.kernel.errors import InputError
 from outfall.law.errors import LawError
+from outfall.web.apps.assets import policy as asset_policy
+from outfall.web.apps.assets import selectors as asset_selectors
+from outfall.web.apps.assets.forms import LinkForm
 from outfall.web.apps.assets.models import Asset
 from outfall.web.apps.core.permissions import towns_with_role
 from outfall.web.apps.idde import policy
@@ -24,6 +26,7 @@ from outfall.web.apps.idde.forms import investigations as f
 from outfall.web.apps.idde.selectors import investigations as sel
 from outfall.web.apps.idde.selectors.reports import report_get
 from outfall.web.apps.idde.services import investigations as svc
+from outfall.web.apps.kit.steps import Attempt, step_attempt, step_page
 
 FACT_FIELDS = svc.EDITABLE_FIELDS
 
@@ -77,29 +80,28 @@ def investigation_new(request):
     posted = request.method == "POST"
     initial = {"property_address": report.address} if report else {}
     form = f.InvestigationFactsForm(request.POST if posted else None, initial=initial)
-    refused = ()
-    if posted and form.is_valid():
-        try:
-            investigation = svc.investigation_open(
-                town,
-                actor=request.user,
-                report=report,
-                asset=asset,
-                **{k: form.cleaned_data.get(k, "") for k in FACT_FIELDS},
-            )
-        except InputError as exc:
-            form.add_input_error(exc)
-        except TransitionNotAllowed as exc:
-            refused = exc.reasons
-        else:
-            messages.success(request, f"Investigation {investigation.number} opened.")
-            return redirect("idde:investigation_detail", investigation.pk)
-    return render(
+
+    def perform(d):
+        investigation = svc.investigation_open(
+            town, actor=request.user, report=report, asset=asset, **_facts(d)
+        )
+        return f"Investigation {investigation.number} opened.", _detail_url(investigation)
+
+    return step_page(
         request,
-        "idde/investigations/form.html",
-        {"form": form, "report": report, "asset": asset, "refused": refused, "new": True},
-        status=400 if posted else 200,
+        form=form,
+        perform=perform,
+        template="idde/investigations/form.html",
+        context={"report": report, "asset": asset, "new": True},
     )
+
+
+def _facts(d: dict) -> dict:
+    return {k: d.get(k, "") for k in FACT_FIELDS}
+
+
+def _detail_url(investigation) -> str:
+    return reverse("idde:investigation_detail", args=[investigation.pk])
 
 
 @login_required
@@ -108,7 +110,7 @@ def investigation_detail(request, pk: int):
     return _detail(request, investigation)
 
 
-def _detail(request, investigation, *, status=200, refused=(), close_form=None):
+def _detail(request, investigation, *, status=200, refusal=(), close_form=None):
     user = request.user
     return render(
         request,
@@ -118,7 +120,7 @@ def _detail(request, investigation, *, status=200, refused=(), close_form=None):
             "state_label": sel.investigation_state_label(investigation),
             "determinations": sel.determination_list(investigation),
             "steps": sel.investigation_steps(investigation),
-            "refused": refused,
+            "refusal": refusal,
             "close_form": close_form or f.CloseInvestigationForm(),
             "enforcement_url": svc.enforcement_url(investigation),
             "may_manage": policy.can(user, "investigation.manage", obj=investigation),
@@ -139,23 +141,17 @@ def investigation_facts(request, pk: int):
         request.POST if posted else None,
         initial={k: getattr(investigation, k) for k in FACT_FIELDS},
     )
-    if posted and form.is_valid():
-        try:
-            svc.investigation_update(
-                investigation,
-                actor=request.user,
-                **{k: form.cleaned_data.get(k, "") for k in FACT_FIELDS},
-            )
-        except InputError as exc:
-            form.add_input_error(exc)
-        else:
-            messages.success(request, "Investigation updated.")
-            return redirect("idde:investigation_detail", investigation.pk)
-    return render(
+
+    def perform(d):
+        svc.investigation_update(investigation, actor=request.user, **_facts(d))
+        return "Investigation updated.", _detail_url(investigation)
+
+    return step_page(
         request,
-        "idde/investigations/form.html",
-        {"form": form, "investigation": investigation, "new": False},
-        status=400 if posted else 200,
+        form=form,
+        perform=perform,
+        template="idde/investigations/form.html",
+        context={"investigation": investigation, "new": False},
     )
 
 
@@ -176,7 +172,7 @@ def investigation_evaluate(request, pk: int):
         return _evaluate_page(request, investigation, kind_form, None, status=400)
     kind_form = f.KindForm(data, kinds=kinds, initial=initial_kind)
     conditions_form = None
-    refused = ()
+    attempt = Attempt()
     if data is not None and kind_form.is_valid():
         kind = next(k for k in kinds if k.kind == kind_form.cleaned_data["kind"])
         previous = investigation.conditions if kind.kind == investigation.discharge_kind else {}
@@ -185,33 +181,29 @@ def investigation_evaluate(request, pk: int):
             kind=kind,
             initial={f.CONDITION_PREFIX + k: _shown(v) for k, v in previous.items()},
         )
-        if posted and conditions_form.is_valid():
-            try:
-                svc.investigation_evaluate(
-                    investigation,
-                    kind=kind.kind,
-                    conditions=conditions_form.conditions(),
-                    as_of=kind_form.cleaned_data["as_of"],
-                    actor=request.user,
-                )
-            except InputError as exc:
-                conditions_form.add_input_error(exc)
-            except TransitionNotAllowed as exc:
-                refused = exc.reasons
-            else:
-                messages.success(request, "Determination recorded.")
-                return redirect("idde:investigation_detail", investigation.pk)
-    return _evaluate_page(
+
+        def perform(d):
+            svc.investigation_evaluate(
+                investigation,
+                kind=kind.kind,
+                conditions=conditions_form.conditions(),
+                as_of=kind_form.cleaned_data["as_of"],
+                actor=request.user,
+            )
+            return "Determination recorded.", _detail_url(investigation)
+
+        attempt = step_attempt(request, conditions_form, perform)
+    return attempt.done or _evaluate_page(
         request,
         investigation,
         kind_form,
         conditions_form,
-        refused=refused,
+        refusal=attempt.refusal,
         status=400 if posted else 200,
     )
 
 
-def _evaluate_page(request, investigation, kind_form, conditions_form, *, refused=(), status):
+def _evaluate_page(request, investigation, kind_form, conditions_form, *, refusal=(), status):
     return render(
         request,
         "idde/investigations/evaluate.html",
@@ -219,7 +211,7 @@ def _evaluate_page(request, investigation, kind_form, conditions_form, *, refuse
             "investigation": investigation,
             "kind_form": kind_form,
             "conditions_form": conditions_form,
-            "refused": refused,
+            "refusal": refusal,
         },
         status=status,
     )
@@ -249,7 +241,7 @@ def investigation_refer(request, pk: int):
     try:
         investigation = svc.investigation_refer(investigation, actor=request.user)
     except TransitionNotAllowed as exc:
-        return _detail(request, investigation, status=400, refused=exc.reasons)
+        return _detail(request, investigation, status=400, refusal=exc.reasons)
     messages.success(
         request, "Referral recorded. Open the enforcement case from the link on this page."
     )
@@ -262,26 +254,46 @@ def investigation_close(request, pk: int):
     investigation = sel.investigation_get(request.user, pk)
     policy.require(request.user, "investigation.close", obj=investigation)
     form = f.CloseInvestigationForm(request.POST)
-    refused = ()
-    if form.is_valid():
-        try:
-            svc.investigation_close(
-                investigation,
-                actor=request.user,
-                reason=form.cleaned_data["reason"],
-                note=form.cleaned_data["note"],
-            )
-        except InputError as exc:
-            form.add_input_error(exc)
-        except TransitionNotAllowed as exc:
-            refused = exc.reasons
-        else:
-            messages.success(request, "Investigation closed.")
-            return redirect("idde:investigation_detail", investigation.pk)
-    return _detail(request, investigation, status=400, refused=refused, close_form=form)
+
+    def perform(d):
+        svc.investigation_close(
+            investigation, actor=request.user, reason=d["reason"], note=d["note"]
+        )
+        return "Investigation closed.", _detail_url(investigation)
+
+    attempt = step_attempt(request, form, perform)
+    return attempt.done or _detail(
+        request, investigation, status=400, refusal=attempt.refusal, close_form=form
+    )
+
+
+@login_required
+def catchment_link(request, pk: int):
+    """Link the illicit-discharge investigation opened from a catchment investigation of the
+    storm drain system (the link is held by the investigation, so the step is this app's)."""
+    ci = asset_selectors.catchment_get(request.user, pk)
+    asset_policy.require(request.user, "catchment.manage", ci)
+    back = reverse("assets:catchment", args=[ci.pk])
+    form = LinkForm(request.POST or None)
+
+    def perform(d):
+        svc.investigation_link_catchment(ci, actor=request.user, **d)
+        return "Investigation linked.", back
+
+    return step_page(
+        request,
+        form=form,
+        perform=perform,
+        context={
+            "title": f"Link an illicit-discharge investigation — {ci.number}",
+            "back": back,
+            "section": "§ 267-7B",
+        },
+    )
 
 
 urlpatterns = [
+    path("catchments/<int:pk>/link/", catchment_link, name="catchment_link"),
     path("investigations/", investigation_list, name="investigation_list"),
     path("investigations/new/", investigation_new, name="investigation_new"),
     path("investigations/<int:pk>/", investigation_detail, name="investigation_detail"),
