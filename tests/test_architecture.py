@@ -1,7 +1,9 @@
 """The layers of DESIGN.md hold: import-linter's contracts in pyproject.toml are kept.
 
-Nothing below `web` imports Django; `law` and `eng` never import each other; nothing imports
-`web` or `cli`; the law uses no numpy.
+Nothing below `web` imports Django; `law` and `eng` never import each other, nor `web` and
+`cli`; nothing imports `web` or `cli`; the law uses no numpy. Inside `web` the apps stand on
+floors (DESIGN.md, "The web apps"): an app never imports one on a higher floor. Each forbidden
+import, planted in a scratch copy of the real tree, breaks the build.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 LINT = Path(sys.executable).with_name("lint-imports")
@@ -40,30 +44,58 @@ def test_the_contracts_name_every_layer():
         assert f"outfall.{layer}" in text
 
 
-def test_a_law_module_that_imports_eng_breaks_the_build(tmp_path):
-    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
-    pkg = tmp_path / "src" / "outfall"
-    for layer in ("kernel", "law", "eng", "compliance", "cli", "web"):
-        (pkg / layer).mkdir(parents=True)
-        (pkg / layer / "__init__.py").write_text("")
-    (pkg / "__init__.py").write_text("")
-    (pkg / "law" / "wrong.py").write_text("import outfall.eng\n")
-    result = _lint(tmp_path, tmp_path / "src")
-    assert result.returncode != 0
-    assert "BROKEN" in result.stdout
+PLANTED = {
+    "eng imports law": ("eng", "import outfall.law.s267_18_procedure\n"),
+    "law imports eng": ("law", "import outfall.eng.runoff\n"),
+    "cli imports web": ("cli", "import outfall.web.apps.permits.models\n"),
+    "web imports cli": ("web", "import outfall.cli.main\n"),
+    "compliance imports web": ("compliance", "import outfall.web.apps.core.models\n"),
+    "kernel imports law": ("kernel", "import outfall.law.parameters\n"),
+    "compliance imports Django": ("compliance", "import django.db\n"),
+    "law imports numpy": ("law", "import numpy\n"),
+    "core imports permits": ("web/apps/core", "import outfall.web.apps.permits.models\n"),
+    "audit imports the kit": ("web/apps/audit", "import outfall.web.apps.kit.clocks\n"),
+    "the kit imports permits": ("web/apps/kit", "import outfall.web.apps.permits.models\n"),
+    "permits imports assets": ("web/apps/permits", "import outfall.web.apps.assets.models\n"),
+    "assets imports idde": ("web/apps/assets", "import outfall.web.apps.idde.models\n"),
+    "idde imports enforcement": ("web/apps/idde", "import outfall.web.apps.enforcement.models\n"),
+    "enforcement imports deadlines": (
+        "web/apps/enforcement",
+        "import outfall.web.apps.deadlines.selectors\n",
+    ),
+    "deadlines imports the home page": ("web/apps/deadlines", "import outfall.web.apps.home\n"),
+    "the api imports the demo": ("web/apps/api", "import outfall.web.apps.demo.permits\n"),
+}
 
 
-def test_django_outside_web_breaks_the_build(tmp_path):
-    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
-    pkg = tmp_path / "src" / "outfall"
-    for layer in ("kernel", "law", "eng", "compliance", "cli", "web"):
-        (pkg / layer).mkdir(parents=True)
-        (pkg / layer / "__init__.py").write_text("")
-    (pkg / "__init__.py").write_text("")
-    fake_django = tmp_path / "src" / "django"
-    fake_django.mkdir()
-    (fake_django / "__init__.py").write_text("")
-    (pkg / "compliance" / "wrong.py").write_text("import django\n")
-    result = _lint(tmp_path, tmp_path / "src")
-    assert result.returncode != 0
+@pytest.fixture(scope="module")
+def scratch_tree(tmp_path_factory):
+    """A copy of the real source tree and contracts, to plant imports in."""
+    root = tmp_path_factory.mktemp("tree")
+    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    shutil.copytree(
+        ROOT / "src" / "outfall",
+        root / "src" / "outfall",
+        ignore=shutil.ignore_patterns("__pycache__", "*.html", "*.css", "*.js", "*.yaml"),
+    )
+    return root
+
+
+@pytest.mark.parametrize("name", sorted(PLANTED))
+def test_each_forbidden_import_planted_in_the_real_tree_breaks_the_build(name, scratch_tree):
+    where, line = PLANTED[name]
+    planted = scratch_tree / "src" / "outfall" / where / "planted_wrong_import.py"
+    planted.write_text(line)
+    try:
+        result = _lint(scratch_tree, scratch_tree / "src")
+    finally:
+        planted.unlink()
+    assert result.returncode != 0, name
     assert "BROKEN" in result.stdout
+    assert "planted_wrong_import" in result.stdout
+
+
+def test_the_scratch_tree_without_a_plant_keeps_every_contract(scratch_tree):
+    """The planted tests fail for the plant alone, not for the copy."""
+    result = _lint(scratch_tree, scratch_tree / "src")
+    assert result.returncode == 0, result.stdout
