@@ -2,14 +2,10 @@
 pages under /report/ and the Open311 GeoReport v2 API under /open311/v2/.
 """
 
-from outfall.web.apps.idde.urls import optional_view_module
+from outfall.web.apps.idde.views import open311, reports
 
 app_name = "idde_public"
 
-PUBLIC_VIEW_MODULES = ("reports", "open311")
+PUBLIC_VIEW_MODULES = (reports, open311)
 
-urlpatterns = []
-for _name in PUBLIC_VIEW_MODULES:
-    _module = optional_view_module(_name)
-    if _module is not None:
-        urlpatterns += getattr(_module, "public_urlpatterns", [])
+urlpatterns = [p for module in PUBLIC_VIEW_MODULES for p in module.public_urlpatterns]

@@ -1,28 +1,29 @@
-"""Permit URLs: the shared case pages plus each stage's own module of views."""
+"""Permit URLs: the shared case pages plus each stage's own module of views, listed explicitly."""
 
-import importlib
+from outfall.web.apps.permits.views import (
+    cases,
+    construction,
+    files,
+    finder,
+    hearing,
+    intake,
+    om,
+    public,
+    templates_admin,
+)
 
 app_name = "permits"
 
 STAGE_VIEW_MODULES = (
-    "cases",
-    "intake",
-    "hearing",
-    "construction",
-    "files",
-    "public",
-    "om",
-    "finder",
-    "templates_admin",
+    cases,
+    intake,
+    hearing,
+    construction,
+    files,
+    public,
+    om,
+    finder,
+    templates_admin,
 )
 
-urlpatterns = []
-for _name in STAGE_VIEW_MODULES:
-    _module_name = f"outfall.web.apps.permits.views.{_name}"
-    try:
-        _module = importlib.import_module(_module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name != _module_name:
-            raise
-        continue
-    urlpatterns += _module.urlpatterns
+urlpatterns = [pattern for module in STAGE_VIEW_MODULES for pattern in module.urlpatterns]

@@ -7,7 +7,12 @@ from dataclasses import dataclass
 
 from django.http import Http404
 
-from outfall.web.apps.permits.selectors import application_get
+from outfall.web.apps.enforcement import policy
+from outfall.web.apps.idde.selectors.investigations import (
+    investigation_get,
+    investigation_list_visible_to,
+)
+from outfall.web.apps.permits.selectors import application_get, application_list_visible_to
 
 
 @dataclass(frozen=True)
@@ -27,24 +32,9 @@ def _pk(value) -> int:
         raise Http404("No such record") from None
 
 
-def _investigation_get(user, pk: int):
-    """The investigation through the idde app's selector when it exists, else by town role."""
-    try:
-        from outfall.web.apps.idde.selectors.investigations import investigation_get
-    except ImportError:
-        from outfall.web.apps.enforcement import policy
-        from outfall.web.apps.idde.models import Investigation
-
-        found = Investigation.objects.select_related("town").filter(pk=pk).first()
-        if found is None or not policy.can(user, "case.view", town=found.town, article="I"):
-            raise Http404("No such investigation") from None
-        return found
-    return investigation_get(user, pk)
-
-
 def source_for_new_case(user, *, investigation=None, application=None) -> CaseSource | None:
     if investigation:
-        inv = _investigation_get(user, _pk(investigation))
+        inv = investigation_get(user, _pk(investigation))
         return CaseSource(
             "I",
             inv,
@@ -80,21 +70,11 @@ def source_for_new_case(user, *, investigation=None, application=None) -> CaseSo
 
 def sources_open_to(user, town) -> dict[str, list]:
     """What `user` may open a case from in `town`: investigations (Article I), permits (II)."""
-    from outfall.web.apps.enforcement import policy
-    from outfall.web.apps.permits.selectors import application_list_visible_to
-
     out: dict[str, list] = {"I": [], "II": []}
     if town is None:
         return out
     if policy.can(user, "case.open", town=town, article="I"):
-        try:
-            from outfall.web.apps.idde.selectors.investigations import (
-                investigation_list_visible_to,
-            )
-        except ImportError:
-            investigation_list_visible_to = None
-        if investigation_list_visible_to is not None:
-            out["I"] = list(investigation_list_visible_to(user, town=town)[:200])
+        out["I"] = list(investigation_list_visible_to(user, town=town)[:200])
     if policy.can(user, "case.open", town=town, article="II"):
         out["II"] = list(
             application_list_visible_to(user)

@@ -1,25 +1,31 @@
 """The DPW index page (/dpw/): each Article I area's pages, as far as the user may use them.
 
 Each area registers its links in `apps/<area>/nav.py` as NAV = [(label, url name, policy
-action)], and the action is asked of that area's own `policy.can` in the current town. An area
-not (yet) in the tree, or a link whose page does not exist yet, is left out.
+action)], and the action is asked of that area's own `policy.can` in the current town. The
+areas are listed explicitly; a link whose name does not resolve is an error, not a gap.
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import render
-from django.urls import NoReverseMatch, path, reverse
+from django.urls import path, reverse
 from django.views.decorators.http import require_GET
 
+from outfall.web.apps.assets import nav as assets_nav
+from outfall.web.apps.assets import policy as assets_policy
+from outfall.web.apps.enforcement import nav as enforcement_nav
+from outfall.web.apps.enforcement import policy as enforcement_policy
+from outfall.web.apps.idde import nav as idde_nav
+from outfall.web.apps.idde import policy as idde_policy
+
 NAV_AREAS = (
-    ("assets", "The storm drain system"),
-    ("idde", "Illicit discharges and spills"),
-    ("enforcement", "Enforcement"),
+    ("The storm drain system", assets_nav, assets_policy),
+    ("Illicit discharges and spills", idde_nav, idde_policy),
+    ("Enforcement", enforcement_nav, enforcement_policy),
 )
 
 
@@ -35,42 +41,17 @@ class NavArea:
     links: tuple[NavLink, ...]
 
 
-def _import(name: str):
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name is None or not name.startswith(exc.name):
-            raise
-        return None
-
-
-def _allowed(policy, user, action: str, town) -> bool:
-    if policy is None or not hasattr(policy, "can"):
-        return False
-    try:
-        return bool(policy.can(user, action, town=town))
-    except KeyError:
-        return False
-
-
 def dpw_areas(user, town) -> list[NavArea]:
     """The DPW areas with the links `user` may follow in `town`."""
     areas = []
-    for app, title in NAV_AREAS:
-        nav = _import(f"outfall.web.apps.{app}.nav")
-        if nav is None:
-            continue
-        policy = _import(f"outfall.web.apps.{app}.policy")
-        links = []
-        for label, url_name, action in getattr(nav, "NAV", []):
-            if not _allowed(policy, user, action, town):
-                continue
-            try:
-                links.append(NavLink(label, reverse(url_name)))
-            except NoReverseMatch:
-                continue
+    for title, nav, policy in NAV_AREAS:
+        links = tuple(
+            NavLink(label, reverse(url_name))
+            for label, url_name, action in nav.NAV
+            if policy.can(user, action, town=town)
+        )
         if links:
-            areas.append(NavArea(title, tuple(links)))
+            areas.append(NavArea(title, links))
     return areas
 
 

@@ -157,10 +157,8 @@ def report_photo_check(uploaded) -> tuple[bytes, str, str]:
 
 
 def _without_metadata(content: bytes, name: str, fmt: str) -> tuple[bytes, str]:
-    try:
-        from PIL import Image, ImageOps, UnidentifiedImageError
-    except ImportError:
-        return content, IMAGE_TYPES[fmt]
+    from PIL import Image, ImageOps, UnidentifiedImageError
+
     try:
         Image.open(io.BytesIO(content)).verify()
         image = ImageOps.exif_transpose(Image.open(io.BytesIO(content)))

@@ -20,7 +20,6 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import hashlib
-import html
 import io
 import json
 import os
@@ -36,6 +35,7 @@ from django.utils import timezone
 
 from outfall.compliance import lifecycle
 from outfall.compliance.lifecycle import PermitState, TransitionNotAllowed
+from outfall.compliance.report import review_html
 from outfall.compliance.review import review_site
 from outfall.compliance.sitefile import parse_site
 from outfall.kernel.errors import InputError
@@ -49,6 +49,7 @@ from outfall.law import (
 from outfall.law.determination import Determination, Reason
 from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.core.permissions import is_permit_staff
+from outfall.web.apps.kit.refusals import Refused
 from outfall.web.apps.permits import policy
 from outfall.web.apps.permits.documents import document_generate
 from outfall.web.apps.permits.facts import permit_clock_for
@@ -82,20 +83,11 @@ from outfall.web.apps.permits.selectors.intake import (
 )
 from outfall.web.apps.permits.services.transitions import application_transition
 
-try:
-    from outfall.compliance.report import review_html
-except ImportError:  # the report module is optional; a plain rendering stands in
-    review_html = None
-
 S = PermitState
 
 
-class IntakeRefused(Exception):
+class IntakeRefused(Refused):
     """A step the law or the case's state does not allow now; every reason names its section."""
-
-    def __init__(self, reasons: list[Reason]):
-        self.reasons = reasons
-        super().__init__("; ".join(f"{r.text} ({r.citation})" for r in reasons))
 
 
 # ---------------------------------------------------------------- shared helpers
@@ -564,21 +556,8 @@ def _run_review(application: Application, name: str, text: str):
 
 
 def _report(review) -> str:
-    if review_html is not None:
-        return review_html(review)
-    rows = "".join(
-        f"<tr><th scope='row'>{html.escape(s.title)}</th><td>{html.escape(s.citation)}</td>"
-        f"<td>{html.escape(s.status)}</td></tr>"
-        for s in review.standards
-    )
-    return (
-        f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>Site review: "
-        f"{html.escape(review.site.name)}</title></head><body><main><h1>Site review: "
-        f"{html.escape(review.site.name)}</h1><p>Verdict: {html.escape(review.verdict)}</p>"
-        f"<table><caption>Standards</caption><thead><tr><th scope='col'>Standard</th>"
-        f"<th scope='col'>Section</th><th scope='col'>Status</th></tr></thead><tbody>{rows}"
-        "</tbody></table></main></body></html>"
-    )
+    """The reviewer's report of the run, as filed (`compliance.report`)."""
+    return review_html(review)
 
 
 def _record_run(application, upload, review, actor) -> SiteReviewRun:
