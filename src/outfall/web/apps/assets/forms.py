@@ -11,7 +11,7 @@ from django.utils import timezone
 from outfall.web.apps.assets.models import Asset, ScreeningVisit
 from outfall.web.apps.assets.screening import OPERATORS, PARAMETERS
 from outfall.web.apps.assets.selectors import AssetFilter
-from outfall.web.apps.permits.forms.construction import AccessibleForm, date_field
+from outfall.web.apps.kit.forms import AccessibleForm, date_field
 
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 ANY = [("", "Any")]

@@ -12,7 +12,9 @@ import json
 import math
 from dataclasses import dataclass, field
 
+from outfall.law.determination import Reason
 from outfall.web.apps.assets.models import Asset
+from outfall.web.apps.kit.refusals import Refused
 
 KINDS = frozenset(Asset.Kind.values)
 CONDITIONS = frozenset(Asset.Condition.values)
@@ -27,12 +29,14 @@ TEXT_FIELDS = {
 KNOWN = {"asset_id", "kind", "condition", "size_in", "active", "downstream", *TEXT_FIELDS}
 
 
-class ImportRefused(Exception):
-    """The file was not imported; each error names the feature (by index) and the property."""
+class ImportRefused(Refused):
+    """The file was not imported; each error names the feature (by index) and the property (a
+    mistake in the file, so no section of the bylaw is cited)."""
 
     def __init__(self, errors: list[str]):
+        super().__init__(Reason("", error) for error in errors)
         self.errors = errors
-        super().__init__("; ".join(errors))
+        self.args = ("; ".join(errors),)
 
 
 @dataclass

@@ -8,22 +8,21 @@ from __future__ import annotations
 import json
 
 from django.conf import settings
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 
-from outfall.kernel.errors import InputError
 from outfall.web.apps.assets import forms as f
 from outfall.web.apps.assets import selectors as sel
 from outfall.web.apps.assets import services as svc
-from outfall.web.apps.assets.geojson import ImportRefused, feature_collection
+from outfall.web.apps.assets.geojson import feature_collection
 from outfall.web.apps.assets.models import ScreeningSetting
 from outfall.web.apps.assets.policy import ACTIONS, can, require
 from outfall.web.apps.assets.screening import DEFAULT_SETTINGS, DRY_WEATHER_HOURS, PARAMETERS
+from outfall.web.apps.kit.steps import step_page
 
 DEFAULT_TILES = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
 DEFAULT_ATTRIBUTION = "© OpenStreetMap contributors"
@@ -46,32 +45,18 @@ def _form_page(
     action: str,
     back: str,
     intro: str = "",
-    context: dict | None = None,
 ):
-    """GET shows the form; POST runs `perform(cleaned_data) -> (message, url)` and redirects,
-    or re-renders the bound form with the service's error on its field (status 400)."""
-    import_errors: list[str] = []
-    if request.method == "POST" and form.is_valid():
-        try:
-            message, url = perform(form.cleaned_data)
-        except InputError as exc:
-            form.add_input_error(exc)
-        except ImportRefused as exc:
-            import_errors = exc.errors
-        else:
-            messages.success(request, message)
-            return redirect(url)
-    page = {
-        "form": form,
+    """One form through the kit's step controller: `perform(cleaned_data) -> (message, url)`;
+    the service's error lands on its field, a refused import lists every mistake (400)."""
+    context = {
         "title": title,
-        "citation": ACTIONS[action].citation,
+        "section": ACTIONS[action].citation,
         "intro": intro,
         "back": back,
-        "import_errors": import_errors,
-        **(context or {}),
+        "refusal_heading": "Nothing was imported",
+        "refusal_intro": "Correct every problem below and import the file again:",
     }
-    status = 400 if request.method == "POST" else 200
-    return render(request, "assets/form.html", page, status=status)
+    return step_page(request, form=form, perform=perform, context=context)
 
 
 # ------------------------------------------------------------------ inventory

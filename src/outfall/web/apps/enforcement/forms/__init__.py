@@ -10,7 +10,7 @@ from django import forms
 
 from outfall.compliance.lifecycle.enforcement import order_catalog
 from outfall.web.apps.enforcement.models import CostItem
-from outfall.web.apps.permits.forms.construction import AccessibleForm, date_field
+from outfall.web.apps.kit.forms import AccessibleForm, date_field
 
 TEXT = {"rows": 3}
 

@@ -16,6 +16,7 @@ from django.db import transaction
 
 from outfall.kernel.errors import InputError
 from outfall.law import s267_10_enforcement
+from outfall.law.determination import Reason
 from outfall.law.errors import LawError
 from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.enforcement import policy
@@ -29,14 +30,16 @@ from outfall.web.apps.enforcement.services.common import (
     snapshot,
     today_or,
 )
+from outfall.web.apps.kit.refusals import Refused
 
 
-class PenaltyRefused(Exception):
+class PenaltyRefused(Refused):
     """The law gives no amount for this ticket or referral; `citation` names the section."""
 
     def __init__(self, message: str, citation: str):
+        super().__init__([Reason(citation, message)])
         self.citation = citation
-        super().__init__(message)
+        self.args = (message,)
 
 
 def _violator_offences(case: EnforcementCase):

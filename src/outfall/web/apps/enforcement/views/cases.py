@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponseBadRequest
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from outfall.compliance.lifecycle.enforcement import STATE_LABELS
-from outfall.kernel.errors import InputError
 from outfall.web.apps.core.files import stored_file_response
 from outfall.web.apps.enforcement import forms as f
 from outfall.web.apps.enforcement import policy
@@ -20,6 +18,7 @@ from outfall.web.apps.enforcement.selectors import case_get, case_list_filtered
 from outfall.web.apps.enforcement.selectors.record import case_record
 from outfall.web.apps.enforcement.selectors.sources import source_for_new_case, sources_open_to
 from outfall.web.apps.enforcement.services import cases as case_svc
+from outfall.web.apps.kit.steps import step_page
 
 
 @login_required
@@ -67,27 +66,23 @@ def case_new(request):
     policy.require(request.user, "case.open", town=source.town, article=source.article)
     posted = request.method == "POST"
     form = f.CaseOpenForm(request.POST if posted else None, initial=source.initial)
-    if posted and form.is_valid():
-        data = dict(form.cleaned_data)
+
+    def perform(d):
+        data = dict(d)
         opened_on = data.pop("opened_on")
-        try:
-            case = case_svc.case_open(
-                town=source.town,
-                actor=request.user,
-                data=data,
-                opened_on=opened_on,
-                **source.kwargs,
-            )
-        except InputError as exc:
-            form.add_input_error(exc)
-        else:
-            messages.success(request, f"Enforcement case {case.number} opened.")
-            return redirect(reverse("enforcement:detail", args=[case.pk]))
-    return render(
+        case = case_svc.case_open(
+            town=source.town, actor=request.user, data=data, opened_on=opened_on, **source.kwargs
+        )
+        return f"Enforcement case {case.number} opened.", reverse(
+            "enforcement:detail", args=[case.pk]
+        )
+
+    return step_page(
         request,
-        "enforcement/new.html",
-        {"form": form, "source": source},
-        status=400 if posted else 200,
+        form=form,
+        perform=perform,
+        template="enforcement/new.html",
+        context={"source": source},
     )
 
 

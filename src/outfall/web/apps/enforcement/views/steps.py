@@ -1,7 +1,8 @@
 """One page per step of an enforcement case: GET shows the form (and what stands in the way),
-POST runs one service. Anonymous users are sent to log in, a case the user may not see is a 404,
-a step the user may not take a 403. A refusal re-renders what was typed with every reason and
-its section (status 400); nothing is half-saved because each service is one transaction.
+POST runs one service through the kit's step controller. Anonymous users are sent to log in, a
+case the user may not see is a 404, a step the user may not take a 403. A refusal re-renders what
+was typed with every reason and its section (status 400); nothing is half-saved because each
+service is one transaction.
 """
 
 from __future__ import annotations
@@ -9,10 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
-from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
 
@@ -29,6 +27,8 @@ from outfall.web.apps.enforcement.services import cases as case_svc
 from outfall.web.apps.enforcement.services import costs as cost_svc
 from outfall.web.apps.enforcement.services import orders as order_svc
 from outfall.web.apps.enforcement.services import penalties as penalty_svc
+from outfall.web.apps.kit.steps import related_or_404
+from outfall.web.apps.kit.steps import step_page as kit_step_page
 
 
 @dataclass(frozen=True)
@@ -63,13 +63,6 @@ STEPS = {
 }
 
 
-def _related(manager, pk: int):
-    try:
-        return manager.get(pk=pk)
-    except manager.model.DoesNotExist:
-        raise Http404("No such record") from None
-
-
 def step_page(
     request,
     pk: int,
@@ -81,43 +74,37 @@ def step_page(
     target: Callable | None = None,
     notes: Callable | None = None,
 ):
-    """GET: the form; POST: run the service and go back to the case, or show why not."""
+    """One step of the case through the kit's step controller: GET the form (and what stands in
+    the way), POST the service `perform(request, case, data, form, target) -> message`."""
     case = case_get(request.user, pk)
     info = STEPS[step]
     policy.require(request.user, info.action, case)
     obj = target(case) if target else None
     kwargs = form_kwargs(case) if form_kwargs else {}
-    posted = request.method == "POST"
-    form = form_class(request.POST if posted else None, **kwargs)
-    refusal: list[Reason] = []
-    if posted and form.is_valid():
-        try:
-            message = perform(request, case, form.cleaned_data, form, obj)
-        except InputError as exc:
-            form.add_input_error(exc)
-        except TransitionNotAllowed as exc:
-            refusal = list(exc.reasons)
-        except penalty_svc.PenaltyRefused as exc:
-            refusal = [Reason(exc.citation, str(exc))]
-        else:
-            messages.success(request, message)
-            return redirect(reverse("enforcement:detail", args=[case.pk]))
+    form = form_class(request.POST if request.method == "POST" else None, **kwargs)
     blockers = []
     if info.transition and case.state != "closed":
         blockers = lifecycle.blockers(
             info.transition, case.state, enforcement_facts(case, today=timezone.localdate())
         )
+    back = reverse("enforcement:detail", args=[case.pk])
     context = {
         "case": case,
-        "step": info,
-        "citation": policy.ACTIONS[info.action].citation(case.article),
-        "form": form,
+        "title": info.label,
+        "back": back,
+        "back_label": f"Back to {case.number}",
+        "subject": f"{case.number} — {case.violator_name}, {case.property_address}",
+        "section": policy.ACTIONS[info.action].citation(case.article),
         "target": obj,
-        "refusal": refusal,
         "blockers": blockers,
         "notes": notes(case, obj) if notes else [],
     }
-    return render(request, "enforcement/step.html", context, status=400 if posted else 200)
+    return kit_step_page(
+        request,
+        form=form,
+        perform=lambda d: (perform(request, case, d, form, obj), back),
+        context=context,
+    )
 
 
 def _today():
@@ -158,7 +145,7 @@ def follow_up_schedule(request, pk, order_pk):
         pk,
         step="follow_up_schedule",
         form_class=f.FollowUpScheduleForm,
-        target=lambda c: _related(c.orders, order_pk),
+        target=lambda c: related_or_404(c.orders, order_pk),
         perform=lambda r, c, d, form, order: (
             order_svc.follow_up_schedule(order, actor=r.user, scheduled_for=d["scheduled_for"])
             and "Follow-up inspection scheduled."
@@ -185,7 +172,7 @@ def follow_up_record(request, pk, order_pk):
         pk,
         step="follow_up_record",
         form_class=f.FollowUpRecordForm,
-        target=lambda c: _related(c.orders, order_pk),
+        target=lambda c: related_or_404(c.orders, order_pk),
         perform=perform,
     )
 
@@ -329,7 +316,7 @@ def payment_new(request, pk):
         if d["applies_to"] == "fine":
             if d["offence"] is None:
                 raise InputError("offence", "", "choose the ticket the fine was paid on")
-            offence = _related(_tickets(case), d["offence"])
+            offence = related_or_404(_tickets(case), d["offence"])
         cost_svc.payment_record(
             case,
             actor=r.user,
@@ -409,7 +396,7 @@ def ticket(request, pk, offence_pk):
         pk,
         step="ticket",
         form_class=f.TicketForm,
-        target=lambda c: _related(c.offences, offence_pk),
+        target=lambda c: related_or_404(c.offences, offence_pk),
         notes=_penalty_notes(criminal=False),
         perform=lambda r, c, d, form, offence: (
             penalty_svc.ticket_issue(offence, actor=r.user, **d)
@@ -425,7 +412,7 @@ def refer(request, pk, offence_pk):
         pk,
         step="refer",
         form_class=f.ReferralForm,
-        target=lambda c: _related(c.offences, offence_pk),
+        target=lambda c: related_or_404(c.offences, offence_pk),
         notes=_penalty_notes(criminal=True),
         perform=lambda r, c, d, form, offence: (
             penalty_svc.criminal_refer(offence, actor=r.user, **d)
@@ -441,7 +428,7 @@ def appeal(request, pk, offence_pk):
         pk,
         step="appeal",
         form_class=f.AppealForm,
-        target=lambda c: _related(c.offences, offence_pk),
+        target=lambda c: related_or_404(c.offences, offence_pk),
         perform=lambda r, c, d, form, offence: (
             penalty_svc.appeal_record(offence, actor=r.user, **d) and "Appeal recorded."
         ),

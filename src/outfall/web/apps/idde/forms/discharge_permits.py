@@ -6,33 +6,7 @@ from __future__ import annotations
 
 from django import forms
 
-from outfall.web.apps.permits.forms.construction import AccessibleForm, date_field
-
-YES_NO = [("yes", "Yes"), ("no", "No")]
-YES_NO_UNKNOWN = [("yes", "Yes"), ("no", "No"), ("unknown", "Not known")]
-
-
-def yes_no(label: str, *, unknown: bool = False, help_text: str = "") -> forms.ChoiceField:
-    return forms.ChoiceField(
-        label=label,
-        choices=YES_NO_UNKNOWN if unknown else YES_NO,
-        widget=forms.RadioSelect,
-        help_text=help_text,
-    )
-
-
-def as_bool(value: str) -> bool | None:
-    """ "yes" / "no" / "unknown" as the law's True / False / None."""
-    return {"yes": True, "no": False}.get(value)
-
-
-def text_area(label: str, *, required: bool = True, help_text: str = "") -> forms.CharField:
-    return forms.CharField(
-        label=label,
-        required=required,
-        help_text=help_text,
-        widget=forms.Textarea(attrs={"rows": 4}),
-    )
+from outfall.web.apps.kit.forms import AccessibleForm, date_field, text_area, yes_no
 
 
 class ApplyForm(AccessibleForm):

@@ -9,7 +9,7 @@ from django import forms
 from django.utils import timezone
 
 from outfall.law.s267_07_discharges import DischargeKind
-from outfall.web.apps.permits.forms.construction import AccessibleForm
+from outfall.web.apps.kit.forms import AccessibleForm
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 TRI_STATE = [("", "Not known"), ("yes", "Yes"), ("no", "No")]

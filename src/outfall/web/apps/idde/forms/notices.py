@@ -4,20 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
-from outfall.web.apps.idde.forms.discharge_permits import text_area, yes_no
-from outfall.web.apps.permits.forms.construction import AccessibleForm, date_field
-
-DATETIME_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"]
-
-
-def datetime_field(label: str, *, required: bool = True, help_text: str = ""):
-    return forms.DateTimeField(
-        label=label,
-        required=required,
-        help_text=help_text,
-        input_formats=DATETIME_FORMATS,
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-    )
+from outfall.web.apps.kit.forms import AccessibleForm, date_field, datetime_field, text_area, yes_no
 
 
 class _Who(AccessibleForm):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
-from outfall.web.apps.permits.forms.construction import AccessibleForm
+from outfall.web.apps.kit.forms import AccessibleForm
 
 
 class Open311ClientForm(AccessibleForm):

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.core import signing
 
 from outfall.web.apps.idde.services.reports import FLOWING_CHOICES, SEEN_CHOICES
-from outfall.web.apps.permits.forms.construction import AccessibleForm
+from outfall.web.apps.kit.forms import AccessibleForm
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 STARTED_SALT = "outfall.idde.report.started"

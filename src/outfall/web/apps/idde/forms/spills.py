@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from django import forms
 
-from outfall.web.apps.idde.forms.discharge_permits import text_area, yes_no
-from outfall.web.apps.idde.forms.notices import datetime_field
 from outfall.web.apps.idde.models import Spill
-from outfall.web.apps.permits.forms.construction import AccessibleForm, date_field
+from outfall.web.apps.kit.forms import AccessibleForm, date_field, datetime_field, text_area, yes_no
 
 
 class SpillForm(AccessibleForm):

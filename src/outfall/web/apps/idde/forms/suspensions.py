@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
-from outfall.web.apps.idde.forms.discharge_permits import text_area, yes_no
-from outfall.web.apps.idde.forms.notices import datetime_field
-from outfall.web.apps.permits.forms.construction import AccessibleForm
+from outfall.web.apps.kit.forms import AccessibleForm, datetime_field, text_area, yes_no
 
 
 class OrderForm(AccessibleForm):

@@ -8,25 +8,20 @@ the user may not take is a 403. `form_page` is shared by the other Article I rec
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils import timezone
 
-from outfall.compliance.lifecycle import TransitionNotAllowed
 from outfall.compliance.lifecycle.discharge_permit import STATE_LABELS, DischargePermitState
-from outfall.kernel.errors import InputError
 from outfall.web.apps.core.files import stored_file_response
 from outfall.web.apps.idde.forms import discharge_permits as f
 from outfall.web.apps.idde.policy import can, require
 from outfall.web.apps.idde.selectors import discharge_permits as sel
 from outfall.web.apps.idde.services import discharge_permits as svc
-
-FORM_TEMPLATE = "idde/discharge_permits/form_page.html"
+from outfall.web.apps.kit.forms import as_bool
+from outfall.web.apps.kit.steps import Perform, step_page
 
 
 def form_page(
@@ -35,7 +30,7 @@ def form_page(
     action: str,
     town,
     form_class,
-    perform: Callable[[dict], tuple[str, str]],
+    perform: Perform,
     title: str,
     citation: str,
     back: str,
@@ -43,32 +38,14 @@ def form_page(
     form_kwargs: dict | None = None,
     initial: dict | None = None,
 ):
-    """GET shows the form; POST runs one service. Refusals re-render what was typed with every
-    reason and its section (400); `perform` returns the success message and where to go next.
-    """
+    """One Article I record step through the kit's step controller: the policy, the form, the
+    service `perform` (returning the success message and where to go next); a refusal re-renders
+    what was typed with every reason and its section (400)."""
     require(request.user, action, town)
     posted = request.method == "POST"
     form = form_class(request.POST if posted else None, initial=initial, **(form_kwargs or {}))
-    refusal = []
-    if posted and form.is_valid():
-        try:
-            message, url = perform(form.cleaned_data)
-        except InputError as exc:
-            form.add_input_error(exc)
-        except TransitionNotAllowed as exc:
-            refusal = exc.reasons
-        else:
-            messages.success(request, message)
-            return redirect(url)
-    context = {
-        "form": form,
-        "title": title,
-        "citation": citation,
-        "subject": subject,
-        "back": back,
-        "refusal": refusal,
-    }
-    return render(request, FORM_TEMPLATE, context, status=400 if posted else 200)
+    context = {"title": title, "section": citation, "subject": subject, "back": back}
+    return step_page(request, form=form, perform=perform, context=context)
 
 
 def _detail_url(permit) -> str:
@@ -106,7 +83,7 @@ def _applied(request, d) -> tuple[str, str]:
         property_address=d["property_address"],
         applicant_name=d["applicant_name"],
         applicant_email=d["applicant_email"],
-        intake_inside_structure=f.as_bool(d["intake_inside_structure"]),
+        intake_inside_structure=as_bool(d["intake_inside_structure"]),
         applied_on=d["applied_on"],
         first_discharge_on=d["first_discharge_on"],
         actor=request.user,
@@ -205,9 +182,9 @@ def permit_inspect(request, pk: int):
         svc.discharge_permit_inspect(
             permit,
             inspected_on=d["inspected_on"],
-            passed=f.as_bool(d["passed"]),
-            uncontaminated=f.as_bool(d["uncontaminated"]),
-            not_a_significant_pollutant_source=f.as_bool(d["not_a_significant_pollutant_source"]),
+            passed=as_bool(d["passed"]),
+            uncontaminated=as_bool(d["uncontaminated"]),
+            not_a_significant_pollutant_source=as_bool(d["not_a_significant_pollutant_source"]),
             notes=d["notes"],
             actor=request.user,
         )

@@ -10,12 +10,12 @@ from django.shortcuts import render
 from django.urls import path, reverse
 
 from outfall.web.apps.idde.forms import notices as f
-from outfall.web.apps.idde.forms.discharge_permits import as_bool
 from outfall.web.apps.idde.models import DischargeNotice
 from outfall.web.apps.idde.policy import can, require
 from outfall.web.apps.idde.selectors import notices as sel
 from outfall.web.apps.idde.services import notices as svc
 from outfall.web.apps.idde.views.discharge_permits import form_page
+from outfall.web.apps.kit.forms import as_bool
 
 Kind = DischargeNotice.Kind
 

@@ -16,6 +16,7 @@ from outfall.web.apps.idde.forms.open311_clients import Open311ClientForm
 from outfall.web.apps.idde.policy import require
 from outfall.web.apps.idde.selectors import open311_clients as sel
 from outfall.web.apps.idde.services import open311_clients as svc
+from outfall.web.apps.kit.forms import add_input_error
 
 
 def _list_page(request, form, *, status=200, created=None, api_key=""):
@@ -48,7 +49,7 @@ def open311_client_list(request):
                 request.town, name=form.cleaned_data["name"], actor=request.user
             )
         except InputError as exc:
-            form.add_input_error(exc)
+            add_input_error(form, exc)
         else:
             return _list_page(
                 request, Open311ClientForm(), status=201, created=client, api_key=api_key

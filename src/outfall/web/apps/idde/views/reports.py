@@ -11,7 +11,6 @@ import os
 from functools import wraps
 
 from django.conf import settings
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -19,7 +18,6 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_ratelimit.decorators import ratelimit
 
-from outfall.compliance.lifecycle import TransitionNotAllowed
 from outfall.kernel.errors import InputError
 from outfall.web.apps.core.files import stored_file_response
 from outfall.web.apps.idde import policy
@@ -27,6 +25,8 @@ from outfall.web.apps.idde.forms import reports as f
 from outfall.web.apps.idde.models import Report
 from outfall.web.apps.idde.selectors import reports as sel
 from outfall.web.apps.idde.services import reports as svc
+from outfall.web.apps.kit.forms import add_input_error
+from outfall.web.apps.kit.steps import step_attempt
 
 DEFAULT_SUBMIT_RATE = "10/h"
 DEFAULT_STATUS_RATE = "60/m"
@@ -109,7 +109,7 @@ def public_report_form(request):
                 actor=request.user,
             )
         except InputError as exc:
-            form.add_input_error(exc)
+            add_input_error(form, exc)
         else:
             return redirect(f"{submitted.status_path}?new=1")
     return _public_form_page(request, form, status=400)
@@ -215,7 +215,7 @@ def report_detail(request, pk: int):
     return _detail_page(request, report)
 
 
-def _detail_page(request, report, *, status: int = 200, refused=(), **forms):
+def _detail_page(request, report, *, status: int = 200, refusal=(), **forms):
     policy.require(request.user, "report.view", obj=report)
     may_triage = policy.can(request.user, "report.triage", obj=report)
     context = {
@@ -227,7 +227,7 @@ def _detail_page(request, report, *, status: int = 200, refused=(), **forms):
         "investigations": report.investigations.order_by("-opened_on"),
         "may_triage": may_triage,
         "may_investigate": policy.can(request.user, "investigation.manage", obj=report),
-        "refused": refused,
+        "refusal": refusal,
         "triage_form": forms.get("triage_form")
         or f.TriageForm(
             initial={
@@ -245,18 +245,15 @@ def _report_action(request, pk, *, form_class, form_name, perform, done):
     report = sel.report_get(request.user, pk)
     policy.require(request.user, "report.triage", obj=report)
     form = form_class(request.POST)
-    refused = ()
-    if form.is_valid():
-        try:
-            perform(report, form.cleaned_data)
-        except InputError as exc:
-            form.add_input_error(exc)
-        except TransitionNotAllowed as exc:
-            refused = exc.reasons
-        else:
-            messages.success(request, done)
-            return redirect("idde:report_detail", report.pk)
-    return _detail_page(request, report, status=400, refused=refused, **{form_name: form})
+
+    def step(d):
+        perform(report, d)
+        return done, report_url(report)
+
+    attempt = step_attempt(request, form, step)
+    return attempt.done or _detail_page(
+        request, report, status=400, refusal=attempt.refusal, **{form_name: form}
+    )
 
 
 @login_required

@@ -12,11 +12,11 @@ from django.utils import timezone
 
 from outfall.compliance.lifecycle.spill import NOTICE_WORDS, STATE_LABELS, available, spill_state
 from outfall.web.apps.idde.forms import spills as f
-from outfall.web.apps.idde.forms.discharge_permits import as_bool
 from outfall.web.apps.idde.policy import can, require
 from outfall.web.apps.idde.selectors import spills as sel
 from outfall.web.apps.idde.services import spills as svc
 from outfall.web.apps.idde.views.discharge_permits import form_page
+from outfall.web.apps.kit.forms import as_bool
 
 
 def _detail_url(spill) -> str:

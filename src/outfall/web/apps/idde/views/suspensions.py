@@ -13,11 +13,11 @@ from django.utils import timezone
 
 from outfall.web.apps.core.files import stored_file_response
 from outfall.web.apps.idde.forms import suspensions as f
-from outfall.web.apps.idde.forms.discharge_permits import as_bool
 from outfall.web.apps.idde.policy import can, require
 from outfall.web.apps.idde.selectors import suspensions as sel
 from outfall.web.apps.idde.services import suspensions as svc
 from outfall.web.apps.idde.views.discharge_permits import form_page
+from outfall.web.apps.kit.forms import as_bool
 
 
 def _detail_url(suspension) -> str:

@@ -1,69 +1,14 @@
 """Forms for construction, inspections and completion: they check the shape of what was typed;
 the services check it against the law (§ 267-18H–I, § 267-20B, § 267-21, § 267-22, § 267-24)
-and `add_input_error` puts the service's error on the field, naming the value and the section.
+and the step controller puts the service's error on the field, naming the value and the section.
 """
 
 from __future__ import annotations
 
 from django import forms
-from django.utils import timezone
 
-from outfall.kernel.errors import InputError
+from outfall.web.apps.kit.forms import AccessibleForm, date_field, yes_no
 from outfall.web.apps.permits.models import ChangeNotice, Surety
-
-DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
-YES_NO = [("yes", "Yes"), ("no", "No")]
-
-
-def date_field(label: str, *, required: bool = True, today: bool = True, help_text: str = ""):
-    return forms.DateField(
-        label=label,
-        required=required,
-        widget=DATE,
-        help_text=help_text,
-        initial=timezone.localdate if today else None,
-    )
-
-
-def yes_no(label: str) -> forms.ChoiceField:
-    return forms.ChoiceField(label=label, choices=YES_NO, widget=forms.RadioSelect)
-
-
-class AccessibleForm(forms.Form):
-    """Inputs name their help and error text in aria-describedby (WCAG 2.1 AA 3.3.1, 1.3.1),
-    and errors the services raise land on the field they concern.
-    """
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.describe_help()
-
-    def describe_help(self) -> None:
-        """Point each input with help text at it (call again after adding fields)."""
-        for name, field in self.fields.items():
-            if field.help_text:
-                field.widget.attrs["aria-describedby"] = f"id_{name}_help"
-
-    def add_error(self, field, error):
-        super().add_error(field, error)
-        if field in self.fields:
-            widget = self.fields[field].widget
-            widget.attrs["aria-invalid"] = "true"
-            ids = widget.attrs.get("aria-describedby", "").split()
-            if f"id_{field}_error" not in ids:
-                widget.attrs["aria-describedby"] = " ".join([*ids, f"id_{field}_error"])
-
-    def add_input_error(self, exc: InputError) -> None:
-        """Show a service's InputError on its field: label, value, why and section."""
-        field = exc.field if exc.field in self.fields else None
-        label = self.fields[field].label if field else exc.field.replace("_", " ").capitalize()
-        value = exc.value
-        if isinstance(value, list | tuple):
-            value = ", ".join(str(v) for v in value) or "(none)"
-        message = f"{label} {value}: {exc.why}"
-        if exc.citation:
-            message += f", {exc.citation}"
-        self.add_error(field, message)
 
 
 class MultipleFileInput(forms.ClearableFileInput):

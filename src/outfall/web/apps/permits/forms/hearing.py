@@ -1,48 +1,30 @@
 """Forms for the hearing and the decision: they check the shape of what was typed; the services
-check it against the law (§ 267-18E–G, § 267-23C) and the views put those errors on the fields.
+check it against the law (§ 267-18E–G, § 267-23C) and the step controller puts those errors on the fields.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from functools import partial
 
 from django import forms
 from django.utils import timezone
 
+from outfall.web.apps.kit.forms import DATE, AccessibleForm, date_field
 from outfall.web.apps.permits.models import Decision
 
-DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 TIME = forms.TimeInput(attrs={"type": "time"}, format="%H:%M")
 
 
-def _date(label: str, *, required: bool = True, help_text: str = "") -> forms.DateField:
-    return forms.DateField(label=label, required=required, widget=DATE, help_text=help_text)
+_date = partial(date_field, today=False)
 
 
 def _when(day: dt.date, at: dt.time) -> dt.datetime:
     return timezone.make_aware(dt.datetime.combine(day, at))
 
 
-class AccessibleForm(forms.Form):
-    """Every input names its help and error text in aria-describedby (WCAG 2.1 AA)."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        for name, field in self.fields.items():
-            if field.help_text:
-                field.widget.attrs["aria-describedby"] = f"id_{name}_help"
-
-    def add_error(self, field, error):
-        super().add_error(field, error)
-        if field in self.fields:
-            widget = self.fields[field].widget
-            widget.attrs["aria-invalid"] = "true"
-            ids = widget.attrs.get("aria-describedby", "").split()
-            if f"id_{field}_error" not in ids:
-                widget.attrs["aria-describedby"] = " ".join([*ids, f"id_{field}_error"])
-
-
 class ScheduleHearingForm(AccessibleForm):
+    input_error_fields = {"scheduled_for": "scheduled_date"}
     scheduled_date = _date("Hearing date")
     scheduled_time = forms.TimeField(label="Time", widget=TIME, initial=dt.time(19, 0))
     location = forms.CharField(label="Location", max_length=200)
@@ -72,6 +54,7 @@ class OpenHearingForm(AccessibleForm):
 
 
 class ContinueHearingForm(AccessibleForm):
+    input_error_fields = {"continued_to": "continued_date"}
     held_on = _date("Session held on")
     continued_date = _date("Continued to (date)")
     continued_time = forms.TimeField(label="Continued to (time)", widget=TIME)

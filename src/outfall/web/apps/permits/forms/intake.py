@@ -10,7 +10,6 @@ from decimal import Decimal
 
 from django import forms
 
-from outfall.kernel.errors import InputError
 from outfall.law.s267_16_applicability import EXEMPTIONS
 from outfall.web.apps.permits.models import Application, Fee, Upload
 
@@ -20,20 +19,6 @@ LINES = forms.Textarea(attrs={"rows": 3})
 
 def _date(label: str, *, required: bool = True, help_text: str = "") -> forms.DateField:
     return forms.DateField(label=label, required=required, widget=DATE, help_text=help_text)
-
-
-def add_input_error(form: forms.Form, exc: InputError) -> None:
-    """Put a service's InputError on the field it names: label, value, why and section."""
-    field = exc.field if exc.field in form.fields else None
-    problems = getattr(exc, "problems", None)
-    if problems:
-        for problem in problems:
-            form.add_error(field, f"{exc.value}: {problem}, {exc.citation}")
-        return
-    label = form.fields[field].label if field else exc.field
-    value = "" if exc.value in (None, "") else f" {exc.value}"
-    section = f", {exc.citation}" if exc.citation else ""
-    form.add_error(field, f"{label}{value}: {exc.why}{section}")
 
 
 def _lines(text: str) -> list[str]:

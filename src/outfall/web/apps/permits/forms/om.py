@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django import forms
 
-from outfall.web.apps.permits.forms.construction import AccessibleForm, date_field, yes_no
+from outfall.web.apps.kit.forms import AccessibleForm, date_field, yes_no
 from outfall.web.apps.permits.models import ResponsibleParty
 
 

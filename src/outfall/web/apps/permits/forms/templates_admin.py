@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django import forms
 
-from outfall.web.apps.permits.forms.construction import AccessibleForm
+from outfall.web.apps.kit.forms import AccessibleForm
 from outfall.web.apps.permits.services.templates_admin import (
     MAX_BODY_CHARS,
     DocumentTemplateRefused,

@@ -10,29 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.urls import path, reverse
 
-from outfall.compliance.lifecycle import TransitionNotAllowed
-from outfall.kernel.errors import InputError
 from outfall.law import s267_21_surety
 from outfall.web.apps.core.files import stored_file_response
+from outfall.web.apps.kit.steps import related_or_404
+from outfall.web.apps.kit.steps import step_page as kit_step_page
 from outfall.web.apps.permits.forms import construction as f
 from outfall.web.apps.permits.models import Deficiency, GeneratedDocument, Inspection
 from outfall.web.apps.permits.policy import require
 from outfall.web.apps.permits.selectors import application_get
 from outfall.web.apps.permits.selectors import construction as sel
 from outfall.web.apps.permits.services import construction as svc
-
-
-def _related(manager, pk: int):
-    try:
-        return manager.get(pk=pk)
-    except manager.model.DoesNotExist:
-        raise Http404("No such record") from None
 
 
 def _describe(obj) -> str:
@@ -58,9 +50,9 @@ def step_page(
     target: Callable | None = None,
     form_kwargs: Callable | None = None,
     back: str = "permits:construction",
-    template: str = "permits/construction/step.html",
 ):
-    """One step's page: GET shows the form, POST runs the service (shared by the O&M pages)."""
+    """One step's page through the kit's step controller (shared by the O&M pages): the policy,
+    the form, the service `perform(request, application, data, form, target) -> message`."""
     steps = steps or sel.STEPS
     application = application_get(request.user, pk)
     require(request.user, steps[step].action, application)
@@ -68,27 +60,23 @@ def step_page(
     kwargs = form_kwargs(application) if form_kwargs else {}
     posted = request.method == "POST"
     form = form_class(request.POST if posted else None, request.FILES if posted else None, **kwargs)
-    refusal = []
-    if posted and form.is_valid():
-        try:
-            message = perform(request, application, form.cleaned_data, form, obj)
-        except InputError as exc:
-            form.add_input_error(exc)
-        except TransitionNotAllowed as exc:
-            refusal = exc.reasons
-        else:
-            messages.success(request, message)
-            return redirect(reverse(back, args=[application.pk]))
+    back_url = reverse(back, args=[application.pk])
     context = {
         "application": application,
-        "step": steps[step],
-        "form": form,
+        "title": steps[step].label,
+        "back": back_url,
+        "back_label": f"Back to {application.number}",
+        "subject": f"{application.number} — {application.title}, {application.site_address}",
+        "section": steps[step].citation,
         "target": _describe(obj),
-        "refusal": refusal,
         "blockers": sel.step_blockers(application, step, steps=steps),
-        "back": reverse(back, args=[application.pk]),
     }
-    return render(request, template, context, status=400 if posted else 200)
+    return kit_step_page(
+        request,
+        form=form,
+        perform=lambda d: (perform(request, application, d, form, obj), back_url),
+        context=context,
+    )
 
 
 @login_required
@@ -122,7 +110,7 @@ def condition_met(request, pk, condition_pk):
         pk,
         step="condition_met",
         form_class=f.ConditionMetForm,
-        target=lambda a: _related(a.preconstruction_conditions, condition_pk),
+        target=lambda a: related_or_404(a.preconstruction_conditions, condition_pk),
         perform=lambda r, a, d, form, obj: (
             svc.condition_mark_met(obj, met_on=d["met_on"], actor=r.user) and "Condition met."
         ),
@@ -244,7 +232,7 @@ def deficiency_corrected(request, pk, deficiency_pk):
         pk,
         step="deficiency_correct",
         form_class=f.DeficiencyCorrectedForm,
-        target=lambda a: _related(
+        target=lambda a: related_or_404(
             Deficiency.objects.filter(inspection__application=a), deficiency_pk
         ),
         perform=lambda r, a, d, form, obj: (
@@ -277,7 +265,7 @@ def change_decide(request, pk, notice_pk):
         pk,
         step="change_decide",
         form_class=f.ChangeDecisionForm,
-        target=lambda a: _related(a.change_notices, notice_pk),
+        target=lambda a: related_or_404(a.change_notices, notice_pk),
         perform=lambda r, a, d, form, obj: (
             svc.change_notice_decide(
                 obj,
@@ -298,7 +286,7 @@ def change_amendment(request, pk, notice_pk):
         pk,
         step="change_amendment",
         form_class=f.ChangeAmendmentForm,
-        target=lambda a: _related(a.change_notices, notice_pk),
+        target=lambda a: related_or_404(a.change_notices, notice_pk),
         perform=lambda r, a, d, form, obj: (
             svc.change_notice_record_amendment(obj, actor=r.user, **d)
             and "Amended application recorded."
@@ -334,7 +322,7 @@ def as_built_review(request, pk, as_built_pk):
         pk,
         step="as_built_review",
         form_class=f.AsBuiltReviewForm,
-        target=lambda a: _related(a.as_builts, as_built_pk),
+        target=lambda a: related_or_404(a.as_builts, as_built_pk),
         perform=lambda r, a, d, form, obj: (
             svc.as_built_review(
                 obj, accepted=d["accepted"] == "yes", note=d.get("note", ""), actor=r.user
@@ -364,7 +352,7 @@ def easement_record(request, pk, easement_pk):
         pk,
         step="easement_record",
         form_class=f.EasementRecordForm,
-        target=lambda a: _related(a.easements, easement_pk),
+        target=lambda a: related_or_404(a.easements, easement_pk),
         perform=lambda r, a, d, form, obj: (
             svc.easement_record(obj, actor=r.user, **d) and "Recording at the Registry noted."
         ),

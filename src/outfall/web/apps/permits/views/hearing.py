@@ -19,33 +19,15 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from outfall.compliance.lifecycle import TransitionNotAllowed
 from outfall.kernel.errors import InputError
-from outfall.law.errors import LawError
 from outfall.web.apps.core.files import stored_file_response
+from outfall.web.apps.kit.steps import step_attempt
 from outfall.web.apps.permits.forms import hearing as forms
 from outfall.web.apps.permits.models import Application, GeneratedDocument, Permit
 from outfall.web.apps.permits.policy import can, require
 from outfall.web.apps.permits.selectors import application_get
 from outfall.web.apps.permits.selectors import hearing as selectors
 from outfall.web.apps.permits.services import hearing as services
-
-FIELD_ALIASES = {"scheduled_for": "scheduled_date", "continued_to": "continued_date"}
-
-
-def input_error_message(form, err: InputError) -> str:
-    """A sentence naming the field, the value, why and the section, e.g. 'Hearing date
-    2026-01-10: it is before the application was complete (2026-02-02), § 267-18E'."""
-    name = FIELD_ALIASES.get(err.field, err.field)
-    label = form.fields[name].label if name in form.fields else err.field.replace("_", " ")
-    value = "" if err.value is None else f" {err.value}"
-    text = f"{label}{value}: {err.why}"
-    return f"{text}, {err.citation}" if err.citation else text
-
-
-def attach_input_error(form, err: InputError) -> None:
-    name = FIELD_ALIASES.get(err.field, err.field)
-    form.add_error(name if name in form.fields else None, input_error_message(form, err))
 
 
 @dataclass(frozen=True)
@@ -280,25 +262,19 @@ def hearing_step(request, pk: int, step: str):
     application = application_get(request.user, pk)
     require(request.user, spec.action, application)
     kwargs = spec.form_kwargs(application)
-    refused = []
-    status = 200
-    if request.method == "POST":
+    posted = request.method == "POST"
+    if posted:
         form = spec.form(request.POST, **kwargs)
-        if form.is_valid():
-            try:
-                spec.run(application, form, request.user)
-            except InputError as err:
-                attach_input_error(form, err)
-            except TransitionNotAllowed as err:
-                refused = err.reasons
-            except LawError as err:
-                form.add_error(None, str(err))
-            else:
-                messages.success(request, f"{spec.title}: done.")
-                return redirect("permits:detail", pk=application.pk)
-        status = 400
     else:
         form = spec.form(initial=spec.initial(application), **kwargs)
+
+    def perform(d):
+        spec.run(application, form, request.user)
+        return f"{spec.title}: done.", reverse("permits:detail", args=[application.pk])
+
+    attempt = step_attempt(request, form, perform)
+    if attempt.done is not None:
+        return attempt.done
     clock = _proposed_clock(application, form)
     return render(
         request,
@@ -307,13 +283,13 @@ def hearing_step(request, pk: int, step: str):
             "application": application,
             "step": spec,
             "form": form,
-            "refused": refused,
+            "refusal": attempt.refusal,
             "clock": clock,
             "deadlines": list(clock.outcome) if clock else [],
             "late_hearing": bool(clock and clock.details.get("late_hearing")),
             "panel": selectors.hearing_panel(request.user, application),
         },
-        status=status,
+        status=400 if posted else 200,
     )
 
 

@@ -14,14 +14,16 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import path
+from django.urls import path, reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from outfall.compliance.lifecycle import TransitionNotAllowed
 from outfall.kernel.errors import InputError
 from outfall.law import s267_18_procedure, s267_19_plan_contents
 from outfall.law.determination import Reason
+from outfall.web.apps.kit.forms import add_input_error
+from outfall.web.apps.kit.refusals import REFUSALS
+from outfall.web.apps.kit.steps import step_page
 from outfall.web.apps.permits import policy
 from outfall.web.apps.permits.forms import intake as f
 from outfall.web.apps.permits.selectors import application_get
@@ -52,23 +54,21 @@ def _flow(
     template: str = TEMPLATE,
     context: dict | None = None,
 ):
-    """Validate, perform one service call, redirect; or re-render with errors or refusals."""
-    refused = []
-    if request.method == "POST" and form.is_valid():
-        try:
-            perform()
-        except InputError as exc:
-            f.add_input_error(form, exc)
-        except (svc.IntakeRefused, TransitionNotAllowed) as exc:
-            refused = list(exc.reasons)
-        else:
-            messages.success(request, done)
-            return redirect("permits:intake", pk=application.pk)
-    return render(
+    """One intake step through the kit's step controller: `perform()` makes the one service
+    call; a refusal re-renders the page with every reason (409), bad input with its errors."""
+
+    def step(d):
+        perform()
+        return done, reverse("permits:intake", args=[application.pk])
+
+    return step_page(
         request,
-        template,
-        {"application": application, "form": form, "refused": refused, **(context or {})},
-        status=409 if refused else 200,
+        form=form,
+        perform=step,
+        template=template,
+        context={"application": application, **(context or {})},
+        failed_status=200,
+        refused_status=409,
     )
 
 
@@ -87,7 +87,7 @@ def intake_start(request):
                 town=request.town, actor=request.user, data=form.service_data()
             )
         except InputError as exc:
-            f.add_input_error(form, exc)
+            add_input_error(form, exc)
         else:
             messages.success(request, f"Draft {application.number} saved.")
             return redirect("permits:intake", pk=application.pk)
@@ -243,15 +243,15 @@ def intake_upload(request, pk: int):
 @login_required
 def intake_site_reviews(request, pk: int):
     application = _case(request, pk, "case.view")
-    refused = []
+    refusal = []
     if request.method == "POST":
         policy.require(request.user, "site_review.run", application)
         try:
             run = svc.site_review_run(application, actor=request.user)
         except InputError as exc:
-            refused = [Reason("§ 267-19B", str(exc))]
-        except (svc.IntakeRefused, TransitionNotAllowed) as exc:
-            refused = list(exc.reasons)
+            refusal = [Reason("§ 267-19B", str(exc))]
+        except REFUSALS as exc:
+            refusal = list(exc.reasons)
         else:
             messages.success(request, f"Site review run: {run.verdict}.")
             return redirect("permits:intake_site_review", pk=pk, run=run.pk)
@@ -265,9 +265,9 @@ def intake_site_reviews(request, pk: int):
             ),
             "can_run": sel.intake_actions(request.user, application)["site_review"],
             "review_may_begin": sel.review_may_begin(application),
-            "refused": refused,
+            "refusal": refusal,
         },
-        status=409 if refused else 200,
+        status=409 if refusal else 200,
     )
 
 

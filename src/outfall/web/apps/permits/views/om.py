@@ -27,7 +27,6 @@ def _om_step(request, pk, step, **kwargs):
         step=step,
         steps=sel.OM_STEPS,
         back=BACK,
-        template="permits/om/step.html",
         **kwargs,
     )
 

@@ -16,6 +16,7 @@ from django.urls import path
 from django.views.decorators.http import require_POST
 
 from outfall.kernel.errors import InputError
+from outfall.web.apps.kit.forms import add_input_error
 from outfall.web.apps.permits.forms.templates_admin import DocumentTemplateForm
 from outfall.web.apps.permits.policy import require
 from outfall.web.apps.permits.selectors import templates_admin as sel
@@ -104,7 +105,7 @@ def template_preview(request, kind: str):
         except svc.DocumentTemplateRefused as exc:
             form.add_refusal(exc)
         except InputError as exc:
-            form.add_input_error(exc)
+            add_input_error(form, exc)
         else:
             response = HttpResponse(pdf, content_type="application/pdf")
             response["Content-Disposition"] = f'inline; filename="preview-{kind}.pdf"'

@@ -1,0 +1,15 @@
+"""The shared web kit, on the ground floor: what every bounded context's pages and services do
+the same way, done once.
+
+- `forms`: the accessible form base and a service's InputError put on its field;
+- `steps`: the one step controller (form → one service call → success, or the page again with
+  every reason the law gives, each with its section);
+- `refusals`: the one shape of a service's refusal (the lifecycle's TransitionNotAllowed, or
+  `Refused`): every reason with its section;
+- `locks`: the one row lock;
+- `clocks`: the one clock type every case type's clocks use (`CaseClock`);
+- templates `kit/step.html`, `kit/_refusal.html`, `kit/_field.html` (pages) and
+  `kit/document.html` with `kit/document.css` (the printed-document base).
+
+The kit imports no other web app but `core` and `audit`.
+"""

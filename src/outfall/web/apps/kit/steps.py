@@ -1,0 +1,87 @@
+"""The one step controller: a form, one service call, then either the success message and the
+next page, or the page again with what was typed and every reason the law gives, each with its
+section. A service's InputError lands on its field; nothing is half-saved, because each service
+is one transaction.
+
+`step_page` renders the page the usual way; `step_attempt` is the same step for a page that
+renders itself (a record's page that holds several forms).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+
+from outfall.kernel.errors import InputError
+from outfall.law.determination import Reason
+from outfall.law.errors import LawError
+from outfall.web.apps.kit.forms import add_input_error
+from outfall.web.apps.kit.refusals import REFUSALS
+
+# What `perform` does: the one service call, returning the success message and the next URL.
+Perform = Callable[[dict], tuple[str, str]]
+
+
+@dataclass
+class Attempt:
+    """What became of a step: `done` is the redirect after success; otherwise `refusal` holds the
+    law's reasons (empty when the form itself was wrong, whose errors the form now carries)."""
+
+    done: HttpResponse | None = None
+    refusal: list[Reason] = field(default_factory=list)
+
+
+def step_attempt(request, form, perform: Perform) -> Attempt:
+    """On a valid POST, run `perform(cleaned_data)`; success flashes its message and redirects."""
+    if request.method != "POST" or not form.is_valid():
+        return Attempt()
+    try:
+        message, url = perform(form.cleaned_data)
+    except InputError as exc:
+        add_input_error(form, exc)
+    except REFUSALS as exc:
+        return Attempt(refusal=list(exc.reasons))
+    except LawError as exc:
+        form.add_error(None, str(exc))
+    else:
+        messages.success(request, message)
+        return Attempt(done=redirect(url))
+    return Attempt()
+
+
+def step_page(
+    request,
+    *,
+    form,
+    perform: Perform,
+    template: str = "kit/step.html",
+    context: dict | None = None,
+    failed_status: int = 400,
+    refused_status: int | None = None,
+) -> HttpResponse:
+    """GET shows the form; POST runs the step. A POST that did not succeed answers
+    `failed_status`, or `refused_status` (when given) if the law refused it.
+
+    `kit/step.html` reads from `context`: title, back (and back_label), subject, section,
+    target, intro, notes, blockers (why the step is not possible now) and refusal_heading.
+    """
+    attempt = step_attempt(request, form, perform)
+    if attempt.done is not None:
+        return attempt.done
+    status = 200
+    if request.method == "POST":
+        status = (refused_status or failed_status) if attempt.refusal else failed_status
+    page = {**(context or {}), "form": form, "refusal": attempt.refusal}
+    return render(request, template, page, status=status)
+
+
+def related_or_404(rows, pk: int):
+    """The record `pk` among `rows` (a manager or queryset), or a 404."""
+    try:
+        return rows.get(pk=pk)
+    except rows.model.DoesNotExist:
+        raise Http404("No such record") from None
