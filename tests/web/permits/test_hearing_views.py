@@ -289,14 +289,14 @@ def test_the_schedule_form_shows_the_laws_deadlines_with_the_raw_and_the_moved_d
     application = new_case(make_application, people["applicant"], complete_on=dt.date(2026, 2, 5))
     client.force_login(people["clerk"])
     page = client.get(f"/permits/{application.pk}/hearing/schedule/").content.decode()
-    assert "hearing_open_by" in page
+    assert "Public hearing must open" in page and "hearing_open_by" not in page
     assert "2026-03-22" in page and "2026-03-23" in page
     assert "Norfolk Town Hall, 1 Liberty Lane" in page
     page = client.post(
         f"/permits/{application.pk}/hearing/schedule/",
         {"scheduled_date": "2026-03-24", "scheduled_time": "19:00", "location": "Hall"},
     ).content.decode()
-    assert "notice_by" in page and "2026-03-17" in page and "LATE HEARING" in page
+    assert "Hearing notice must be given" in page and "2026-03-17" in page and "LATE HEARING" in page
 
 
 def test_a_hearing_date_before_completeness_is_a_form_error_naming_date_value_and_section(

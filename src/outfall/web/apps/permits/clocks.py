@@ -71,6 +71,7 @@ class ApprovalRisk:
     clock: CaseClock | None
     notes: tuple[str, ...]
     problem: str | None = None
+    timely_hearing_lost: str | None = None
 
 
 def permit_clock_state(key: str, days_left: int, warn_within: int | None = None) -> ClockState:
@@ -225,6 +226,34 @@ def _om_clocks(application, today: dt.date) -> list[CaseClock]:
     ]
 
 
+def timely_hearing_lost(application, clock: PermitClock, today: dt.date) -> str | None:
+    """Once the last day to give notice for a hearing on the latest lawful day has passed and the
+    notice is still not given (nor the hearing opened): that a timely hearing is no longer
+    possible, and what the Board can still do (§ 267-18E, § 267-18G). None otherwise."""
+    if application.state not in PENDING or clock.running is None:
+        return None
+    hearing = _hearing(application)
+    if hearing is not None and (hearing.opened_on is not None or _notice_given(hearing)):
+        return None
+    latest = clock.deadline("latest_notice_by")
+    open_by = clock.deadline("hearing_open_by")
+    if latest is None or open_by is None or today <= latest.due:
+        return None
+    approval = clock.deadline(CONSTRUCTIVE_APPROVAL)
+    then = (
+        f"otherwise the application stands approved by the Board's failure to act from "
+        f"{approval.due.isoformat()} (§ 267-18G)"
+        if approval
+        else "otherwise the applicant may claim approval by the Board's failure to act (§ 267-18G)"
+    )
+    return (
+        f"A timely hearing is no longer possible: the hearing had to open by "
+        f"{open_by.due.isoformat()}, so notice had to be published, posted and mailed by "
+        f"{latest.due.isoformat()} (§ 267-18E), and it was not. The Board can still agree with "
+        f"the applicant in writing to extend the time (§ 267-18E); {then}."
+    )
+
+
 def _law_clocks(application, today: dt.date) -> list[CaseClock]:
     try:
         clock = permit_clock_for(application)
@@ -335,4 +364,5 @@ def _approval_risk(application, today: dt.date) -> ApprovalRisk:
             f"The hearing is scheduled for {clock.facts.hearing_on.isoformat()}, after the "
             f"{open_by.due.isoformat()} deadline to open it (§ 267-18E)."
         )
-    return ApprovalRisk(application, approval, tuple(notes))
+    lost = timely_hearing_lost(application, clock, today)
+    return ApprovalRisk(application, approval, tuple(notes), timely_hearing_lost=lost)

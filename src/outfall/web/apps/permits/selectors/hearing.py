@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 from django.utils import timezone
 
 from outfall.compliance.lifecycle import PermitState, blockers
+from outfall.kernel.errors import InputError
 from outfall.law.determination import Determination
+from outfall.law.errors import LawError
 from outfall.web.apps.permits.facts import permit_clock_for, permit_facts
 from outfall.web.apps.permits.models import (
     Application,
@@ -38,6 +40,16 @@ def related_or_none(application: Application, relation: str):
     try:
         return getattr(application, relation)
     except Exception:
+        return None
+
+
+def hearing_timely_lost(application: Application) -> str | None:
+    """Whether a timely hearing is still possible (see `clocks.timely_hearing_lost`)."""
+    from outfall.web.apps.permits.clocks import timely_hearing_lost
+
+    try:
+        return timely_hearing_lost(application, permit_clock_for(application), timezone.localdate())
+    except (InputError, LawError):
         return None
 
 
@@ -72,6 +84,23 @@ class NoticeStatus:
 
     notice_by: object | None
     items: list[dict] = field(default_factory=list)
+    document_on: dt.date | None = None
+
+    @property
+    def late(self) -> list[str]:
+        """Each notice given, and the legal notice produced, after the last day for it — in
+        words, for every page that shows the notice (§ 267-18E)."""
+        if self.notice_by is None:
+            return []
+        due = self.notice_by.due.isoformat()
+        out = [
+            f"{item['label']} on {item['on'].isoformat()}, after {due}"
+            for item in self.items
+            if item["on"] is not None and not item["in_time"]
+        ]
+        if self.document_on is not None and self.document_on > self.notice_by.due:
+            out.append(f"Legal notice produced on {self.document_on.isoformat()}, after {due}")
+        return out
 
     @property
     def all_recorded(self) -> bool:
@@ -96,6 +125,9 @@ def notice_status(application: Application, clock: Determination | None) -> Noti
     ):
         in_time = on is not None and notice_by is not None and on <= notice_by.due
         status.items.append({"key": key, "label": label, "on": on, "in_time": in_time})
+    produced = public_document(application, "hearing_notice")
+    if produced is not None:
+        status.document_on = timezone.localtime(produced.generated_at).date()
     return status
 
 
@@ -258,12 +290,15 @@ def public_hearing_notices(town, today: dt.date) -> list[dict]:
         notice = public_document(hearing.application, "hearing_notice")
         if notice is None:
             continue
+        status = notice_status(hearing.application, hearing_clock(hearing.application))
         rows.append(
             {
                 "application": hearing.application,
                 "hearing": hearing,
                 "at": timezone.localtime(next_sitting),
                 "notice": notice,
+                "late": status.late,
+                "notice_by": status.notice_by,
             }
         )
     rows.sort(key=lambda r: (r["at"], r["application"].number))

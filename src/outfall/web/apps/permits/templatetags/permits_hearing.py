@@ -15,3 +15,11 @@ def hearing_panel_for(context, application):
     request = context.get("request")
     user = getattr(request, "user", None) or context.get("user")
     return hearing_panel(user, application)
+
+
+@register.filter
+def clock_label(key: str) -> str:
+    """A deadline's key as people read it (`hearing_open_by` → "Public hearing must open")."""
+    from outfall.web.apps.permits.clocks import CLOCK_KINDS
+
+    return CLOCK_KINDS.get(key, key.replace("_", " ").capitalize())

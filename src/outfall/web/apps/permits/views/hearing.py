@@ -287,6 +287,7 @@ def hearing_step(request, pk: int, step: str):
             "clock": clock,
             "deadlines": list(clock.outcome) if clock else [],
             "late_hearing": bool(clock and clock.details.get("late_hearing")),
+            "timely_hearing_lost": selectors.hearing_timely_lost(application),
             "panel": selectors.hearing_panel(request.user, application),
         },
         status=400 if posted else 200,
