@@ -419,3 +419,25 @@ def test_compliance_found_on_follow_up_completes_the_case_and_it_closes(cases):
     case.refresh_from_db()
     assert case.state == "complied"
     assert order_svc.escalate_missed_deadlines(today=D(2026, 3, 1)) == []
+
+
+def test_once_the_day_to_notify_costs_has_passed_unnoticed_the_case_says_so_and_what_to_do(
+    cases,
+):
+    # Work complete 2 March 2026: the notice was due by 1 April (30 days, § 267-10C(3)).
+    from outfall.web.apps.enforcement.selectors.record import case_record
+
+    case = cases.abated("I", start=D(2026, 1, 5), completed=D(2026, 3, 2))
+    writer = cases.writer(case)
+    assert case_record(writer, case, today=D(2026, 4, 1)).cost_notice_overdue is None
+    said = case_record(writer, case, today=D(2026, 4, 2)).cost_notice_overdue
+    assert "notified to the violator and the owner by 2026-04-01" in said
+    assert "send it now" in said and "run only from its receipt" in said
+
+
+def test_a_sent_cost_notice_ends_the_overdue_statement_and_is_marked_late_instead(cases):
+    from outfall.web.apps.enforcement.selectors.record import case_record
+
+    case = cases.noticed("I", start=D(2026, 1, 5), completed=D(2026, 3, 2), sent=D(2026, 4, 2))
+    record = case_record(cases.writer(case), case, today=D(2026, 4, 5))
+    assert record.cost_notice_overdue is None and record.notice.late

@@ -65,6 +65,7 @@ class CaseRecord:
     balance: CostBalance
     cost_clocks: list = field(default_factory=list)
     cost_reasons: list = field(default_factory=list)
+    cost_notice_overdue: str | None = None
     fines: FineBalance | None = None
     ledger: list[LedgerLine] = field(default_factory=list)
     fines_not_set: str | None = None
@@ -148,6 +149,22 @@ def fines_schedule_statement(case: EnforcementCase, *, on: dt.date) -> str | Non
     )
 
 
+def cost_notice_overdue(case, det, notice, today: dt.date) -> str | None:
+    """Once the day to notify the Town's costs has passed with no notice sent: said plainly,
+    with what the Department can still do (§ 267-10C(3); § 267-25B). None otherwise."""
+    if notice is not None or case.state == "closed":
+        return None
+    due = next((d for d in det.outcome if d.key == "cost_notice_by"), None)
+    if due is None or today <= due.due:
+        return None
+    return (
+        f"The costs were to be notified to the violator and the owner by {due.due.isoformat()} "
+        f"({due.citation}), and no notice has been sent. The bylaw states no consequence of a "
+        "late notice: send it now and record the day it is sent — the protest, payment and lien "
+        "periods run only from its receipt — and it will be marked late on this case."
+    )
+
+
 def case_record(user, case: EnforcementCase, *, today: dt.date) -> CaseRecord:
     rules = s267_10_enforcement.article_rules(case.article)
     orders = list(case.orders.prefetch_related("follow_ups").order_by("issued_on", "pk"))
@@ -184,6 +201,7 @@ def case_record(user, case: EnforcementCase, *, today: dt.date) -> CaseRecord:
         )
         record.cost_clocks = list(det.outcome)
         record.cost_reasons = list(det.reasons)
+        record.cost_notice_overdue = cost_notice_overdue(case, det, notice, today)
     record.fines = fine_balance(case)
     record.ledger, _ = _ledger(case)
     record.fines_not_set = fines_schedule_statement(case, on=today)
