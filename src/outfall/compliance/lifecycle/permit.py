@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from outfall.compliance.lifecycle.machine import Machine, Step
+from outfall.compliance.permit_clock import PermitClockFacts, permit_clock
 from outfall.law import (
     s267_18_procedure,
     s267_19_plan_contents,
@@ -149,13 +150,29 @@ def _schedule_guard(f: PermitFacts) -> list[Reason]:
     return []
 
 
+def clock_facts(f: PermitFacts) -> PermitClockFacts:
+    """The § 267-18 clock's facts out of the guards' facts (one path to the law's clock)."""
+    return PermitClockFacts(
+        town=f.params,
+        law_date=f.as_of,
+        complete_on=f.complete_on,
+        hearing_on=f.hearing_on,
+        hearing_opened_on=f.hearing_opened_on,
+        hearing_closed_on=f.hearing_closed_on,
+        extended_to=f.extended_to,
+    )
+
+
 def _open_guard(f: PermitFacts) -> list[Reason]:
     if f.hearing_on is None:
         return [Reason("§ 267-18E", "no hearing is scheduled")]
-    det = s267_18_procedure.permit_deadlines(
-        f.complete_on or f.hearing_on, hearing=f.hearing_on, as_of=f.as_of, town=f.params
+    scheduled = PermitClockFacts(
+        town=f.params,
+        law_date=f.as_of,
+        complete_on=f.complete_on or f.hearing_on,
+        hearing_on=f.hearing_on,
     )
-    notice = next(d for d in det.outcome if d.key == "notice_by")
+    notice = permit_clock(scheduled).deadline("notice_by")
     if f.notice_given_on is None:
         return [Reason("§ 267-18E", "notice of the hearing has not been recorded")]
     if f.notice_given_on > notice.due:
@@ -185,15 +202,7 @@ def _close_guard(f: PermitFacts) -> list[Reason]:
 def _constructive_guard(f: PermitFacts) -> list[Reason]:
     if f.complete_on is None:
         return [Reason("§ 267-18G", "the application was never complete, so no clock ran")]
-    det = s267_18_procedure.permit_deadlines(
-        f.complete_on,
-        hearing=f.hearing_opened_on,
-        hearing_closed=f.hearing_closed_on,
-        extended_to=f.extended_to,
-        as_of=f.as_of,
-        town=f.params,
-    )
-    day = next((d for d in det.outcome if d.key == "constructive_approval_on"), None)
+    day = permit_clock(clock_facts(f)).deadline("constructive_approval_on")
     today = f.today or dt.date.today()
     if day is None:
         return [Reason("§ 267-18G", "the time for the Board to act has not started to run out")]
