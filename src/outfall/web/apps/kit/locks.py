@@ -9,7 +9,7 @@ from django.db import models
 M = TypeVar("M", bound=models.Model)
 
 
-def locked(obj: M, *related: str) -> M:
+def lock_row(obj: M, *related: str) -> M:
     """`obj`'s row read again under SELECT ... FOR UPDATE, so two requests changing the same
     record queue up instead of overwriting each other; call inside `transaction.atomic()`.
     `related` names foreign keys to read in the same query (their rows are locked too)."""

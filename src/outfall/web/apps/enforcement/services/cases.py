@@ -22,13 +22,13 @@ from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.enforcement import policy
 from outfall.web.apps.enforcement.models import EnforcementCase, EntryConsent
 from outfall.web.apps.enforcement.services.common import (
-    lock,
     not_after_today,
     not_before,
     require_date,
     today_or,
 )
 from outfall.web.apps.enforcement.services.transitions import case_transition
+from outfall.web.apps.kit.locks import lock_row
 
 CASE_FIELDS = (
     "violator_name",
@@ -158,7 +158,7 @@ def consent_record(
     if not scope.strip():
         raise InputError("scope", scope, "say what entry was asked for", cite)
     with transaction.atomic():
-        locked = lock(case)
+        locked = lock_row(case, "town")
         consent = EntryConsent.objects.create(
             case=locked,
             investigation=locked.investigation,

@@ -10,7 +10,6 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.utils import timezone
 
 from outfall.kernel.errors import InputError
-from outfall.web.apps.enforcement.models import EnforcementCase
 
 
 def today_or(day: dt.date | None) -> dt.date:
@@ -48,11 +47,6 @@ def positive_amount(field: str, value, citation: str | None = None) -> Decimal:
     if amount != amount.quantize(Decimal("0.01")):
         raise InputError(field, value, "has more than two decimal places", citation)
     return amount
-
-
-def lock(case: EnforcementCase) -> EnforcementCase:
-    """The case row, locked for the rest of the transaction."""
-    return EnforcementCase.objects.select_for_update().select_related("town").get(pk=case.pk)
 
 
 def snapshot(determination) -> dict:

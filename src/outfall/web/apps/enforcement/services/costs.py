@@ -36,7 +36,6 @@ from outfall.web.apps.enforcement.selectors.ledger import (
     fine_balance,
 )
 from outfall.web.apps.enforcement.services.common import (
-    lock,
     not_after_today,
     not_before,
     positive_amount,
@@ -44,6 +43,7 @@ from outfall.web.apps.enforcement.services.common import (
     today_or,
 )
 from outfall.web.apps.enforcement.services.transitions import case_transition
+from outfall.web.apps.kit.locks import lock_row
 
 
 def _cite(case: EnforcementCase, action: str) -> str:
@@ -88,7 +88,7 @@ def abatement_start(
     if not description.strip():
         raise InputError("description", description, "describe the work", cite)
     with transaction.atomic():
-        locked = lock(case)
+        locked = lock_row(case, "town")
         if AbatementWork.objects.filter(case=locked).exists():
             raise InputError("abatement", "exists", "the Town's work is already recorded", cite)
         step = case_transition(
@@ -127,7 +127,7 @@ def cost_item_add(
     if not description.strip():
         raise InputError("description", description, "say what the cost was for", cite)
     with transaction.atomic():
-        locked = lock(case)
+        locked = lock_row(case, "town")
         work = _work(locked)
         if CostNotice.objects.filter(case=locked).exists():
             raise InputError(
@@ -161,7 +161,7 @@ def abatement_complete(
     require_date("completed_on", completed_on)
     not_after_today("completed_on", completed_on, today, cite)
     with transaction.atomic():
-        locked = lock(case)
+        locked = lock_row(case, "town")
         work = _work(locked)
         not_before("completed_on", completed_on, work.started_on, "the start of the work", cite)
         if CostNotice.objects.filter(case=locked).exists():
@@ -206,7 +206,7 @@ def costs_notice(
         not_before("received_on", received_on, sent_on, "the day the notice was sent", cite)
         not_after_today("received_on", received_on, today, cite)
     with transaction.atomic():
-        locked = lock(case)
+        locked = lock_row(case, "town")
         work = _work(locked)
         step = case_transition(
             locked, "notice_costs", actor=actor, today=today, pending={"notice_sent_on": sent_on}
@@ -263,7 +263,7 @@ def notice_receipt_record(
     require_date("received_on", received_on)
     not_after_today("received_on", received_on, today, cite)
     with transaction.atomic():
-        locked = lock(case)
+        locked = lock_row(case, "town")
         notice = CostNotice.objects.filter(case=locked).first()
         if notice is None:
             raise InputError(
@@ -307,7 +307,7 @@ def protest_file(
     if not grounds.strip():
         raise InputError("grounds", grounds, "state the grounds of the protest", cite)
     with transaction.atomic():
-        locked = lock(case)
+        locked = lock_row(case, "town")
         step = case_transition(
             locked, "file_protest", actor=actor, today=today, pending={"protest_filed_on": filed_on}
         )
@@ -362,7 +362,7 @@ def protest_decide(
                 cite,
             )
     with transaction.atomic():
-        locked = lock(case)
+        locked = lock_row(case, "town")
         protest = Protest.objects.filter(case=locked).first()
         if protest is None:
             raise InputError("decision", decision, "no protest is on file", cite)
@@ -432,7 +432,7 @@ def payment_record(
     if applies_to not in ("costs", "fine"):
         raise InputError("applies_to", applies_to, 'must be "costs" or "fine"')
     with transaction.atomic():
-        locked = lock(case)
+        locked = lock_row(case, "town")
         if applies_to == "costs":
             notice = CostNotice.objects.filter(case=locked).first()
             if notice is None:
@@ -503,7 +503,7 @@ def lien_request(
     sent_on = require_date("sent_on", sent_on or today)
     not_after_today("sent_on", sent_on, today, cite)
     with transaction.atomic():
-        locked = lock(case)
+        locked = lock_row(case, "town")
         step = case_transition(locked, "convert_to_lien", actor=actor, today=sent_on)
         work = _work(locked)
         notice = locked.cost_notice

@@ -27,7 +27,6 @@ from outfall.web.apps.enforcement import policy
 from outfall.web.apps.enforcement.documents import document_generate
 from outfall.web.apps.enforcement.models import EnforcementCase, FollowUpInspection, Order
 from outfall.web.apps.enforcement.services.common import (
-    lock,
     not_after_today,
     not_before,
     require_date,
@@ -35,6 +34,7 @@ from outfall.web.apps.enforcement.services.common import (
     today_or,
 )
 from outfall.web.apps.enforcement.services.transitions import case_transition
+from outfall.web.apps.kit.locks import lock_row
 
 KINDS = {"notice_of_violation": "issue_notice", "order": "issue_order"}
 S = EnforcementState
@@ -73,7 +73,7 @@ def order_issue(
             "order_types", unknown, f"not an order type here; use {sorted(keys)}", cite
         )
     with transaction.atomic():
-        locked = lock(case)
+        locked = lock_row(case, "town")
         pending = {
             "order_kind": kind,
             "order_types": tuple(order_types),
@@ -147,7 +147,7 @@ def follow_up_schedule(
     require_date("scheduled_for", scheduled_for)
     not_before("scheduled_for", scheduled_for, order.issued_on, "the day the order issued", cite)
     with transaction.atomic():
-        locked = lock(case)
+        locked = lock_row(case, "town")
         visit = FollowUpInspection.objects.create(order=order, scheduled_for=scheduled_for)
         audit_record(
             actor=actor,
@@ -182,7 +182,7 @@ def follow_up_record(
     if visit is not None and (visit.order_id != order.pk or visit.inspected_on is not None):
         raise InputError("visit", visit.pk, "not a scheduled, unrecorded visit of this order")
     with transaction.atomic():
-        locked = lock(case)
+        locked = lock_row(case, "town")
         if visit is None:
             visit = FollowUpInspection(order=order)
         visit.inspected_on = inspected_on
@@ -236,7 +236,7 @@ def case_escalate(case: EnforcementCase, *, actor, today: dt.date | None = None)
         policy.require(actor, "order.escalate", case)
     today = today_or(today)
     with transaction.atomic():
-        locked = lock(case)
+        locked = lock_row(case, "town")
         missed = [
             o
             for o in locked.orders.filter(complied_on=None, escalated_on=None).exclude(

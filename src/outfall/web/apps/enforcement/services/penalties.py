@@ -23,13 +23,13 @@ from outfall.web.apps.enforcement import policy
 from outfall.web.apps.enforcement.documents import document_generate
 from outfall.web.apps.enforcement.models import EnforcementCase, Offence
 from outfall.web.apps.enforcement.services.common import (
-    lock,
     not_after_today,
     not_before,
     require_date,
     snapshot,
     today_or,
 )
+from outfall.web.apps.kit.locks import lock_row
 from outfall.web.apps.kit.refusals import Refused
 
 
@@ -76,7 +76,7 @@ def offences_record(
         not_after_today("days", day, today, cite)
     wanted = sorted(set(days))
     with transaction.atomic():
-        locked = lock(case)
+        locked = lock_row(case, "town")
         taken = set(locked.offences.filter(on__in=wanted).values_list("on", flat=True))
         if taken:
             raise InputError(
@@ -174,8 +174,8 @@ def ticket_issue(
     not_after_today("issued_on", issued_on, today, cite)
     not_before("issued_on", issued_on, offence.on, "the day of the offence", cite)
     with transaction.atomic():
-        locked = lock(case)
-        offence = Offence.objects.select_for_update().get(pk=offence.pk)
+        locked = lock_row(case, "town")
+        offence = lock_row(offence)
         _open_offence(offence, cite)
         det, refusal = penalty_preview(locked, offence)
         if refusal is not None:
@@ -231,8 +231,8 @@ def criminal_refer(
     if not court.strip():
         raise InputError("court", court, "name the court", cite)
     with transaction.atomic():
-        locked = lock(case)
-        offence = Offence.objects.select_for_update().get(pk=offence.pk)
+        locked = lock_row(case, "town")
+        offence = lock_row(offence)
         _open_offence(offence, cite)
         det, refusal = penalty_preview(locked, offence, criminal=True)
         if refusal is not None:
@@ -280,7 +280,7 @@ def appeal_record(
     if not court.strip():
         raise InputError("court", court, "name the court", cite)
     with transaction.atomic():
-        locked = lock(case)
+        locked = lock_row(case, "town")
         offence.appealed_on = appealed_on
         offence.court = court.strip()
         offence.court_outcome = outcome.strip()

@@ -11,6 +11,7 @@ from outfall.compliance.lifecycle import enforcement as lifecycle
 from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.enforcement.facts import enforcement_facts
 from outfall.web.apps.enforcement.models import EnforcementCase
+from outfall.web.apps.kit.locks import lock_row
 
 
 def case_transition(
@@ -31,7 +32,7 @@ def case_transition(
     """
     today = today or timezone.localdate()
     with transaction.atomic():
-        locked = EnforcementCase.objects.select_for_update().select_related("town").get(pk=case.pk)
+        locked = lock_row(case, "town")
         facts = enforcement_facts(locked, today=today, **(pending or {}))
         step = lifecycle.attempt(name, locked.state, facts)
         before = locked.state

@@ -20,6 +20,7 @@ from outfall.kernel.errors import InputError
 from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.idde.models import DischargePermit
 from outfall.web.apps.idde.selectors.discharge_permits import discharge_permit_evaluation
+from outfall.web.apps.kit.locks import lock_row
 from outfall.web.apps.permits.documents import render_pdf
 
 SECTION = machine.SECTION
@@ -60,10 +61,6 @@ def _facts(permit: DischargePermit, **dates) -> machine.DischargePermitFacts:
     }
     values.update(dates)
     return machine.DischargePermitFacts(**values)
-
-
-def _locked(permit: DischargePermit) -> DischargePermit:
-    return DischargePermit.objects.select_for_update().select_related("town").get(pk=permit.pk)
 
 
 def discharge_permit_apply(
@@ -130,7 +127,7 @@ def discharge_permit_set_conditions(
 ) -> DischargePermit:
     """Set the permit's conditions and the planned inspection (before or after issue)."""
     with transaction.atomic():
-        p = _locked(permit)
+        p = lock_row(permit, "town")
         if p.state not in (
             machine.DischargePermitState.APPLIED,
             machine.DischargePermitState.ISSUED,
@@ -179,7 +176,7 @@ def discharge_permit_issue(
 ) -> DischargePermit:
     """Issue the permit under its number, with its conditions and (if asked) the permit PDF."""
     with transaction.atomic():
-        p = _locked(permit)
+        p = lock_row(permit, "town")
         step = machine.attempt("issue", p.state, _facts(p, issued_on=issued_on))
         number = permit_number.strip() or next_number(DischargePermit, "SPP", issued_on.year)
         if DischargePermit.objects.filter(number=number).exclude(pk=p.pk).exists():
@@ -229,7 +226,7 @@ def discharge_permit_refuse(
 ) -> DischargePermit:
     """Refuse the application, with the reason the applicant is told."""
     with transaction.atomic():
-        p = _locked(permit)
+        p = lock_row(permit, "town")
         step = machine.attempt("refuse", p.state, _facts(p, refused_on=refused_on))
         p.state = step.target
         p.refused_on = refused_on
@@ -267,7 +264,7 @@ def discharge_permit_inspect(
 ) -> DischargePermit:
     """Record an inspection of an issued permit and what it found; the law re-evaluates."""
     with transaction.atomic():
-        p = _locked(permit)
+        p = lock_row(permit, "town")
         step = machine.attempt("inspect", p.state, _facts(p, inspected_on=inspected_on))
         p.state = step.target
         p.inspected_on = inspected_on

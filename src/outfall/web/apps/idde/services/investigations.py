@@ -28,6 +28,7 @@ from outfall.web.apps.assets.services import CATCHMENT as CATCHMENT_SECTION
 from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.idde.models import DischargeDetermination, Investigation, Report
 from outfall.web.apps.idde.services.reports import report_investigation_started
+from outfall.web.apps.kit.locks import lock_row
 
 ADMINISTRATION = "§ 267-5"
 EDITABLE_FIELDS = (
@@ -95,7 +96,7 @@ def investigation_update(investigation: Investigation, *, actor, **fields: str) 
     if unknown:
         raise InputError(sorted(unknown)[0], None, "not a field of an investigation")
     with transaction.atomic():
-        investigation = _locked(investigation)
+        investigation = lock_row(investigation, "town")
         if investigation.state == InvestigationState.CLOSED:
             raise InputError("state", investigation.state, "a closed investigation is not edited")
         changes: dict[str, Any] = {}
@@ -135,7 +136,7 @@ def investigation_evaluate(
     )
     data = det.as_dict()
     with transaction.atomic():
-        investigation = _locked(investigation)
+        investigation = lock_row(investigation, "town")
         investigation.discharge_kind = kind
         investigation.conditions = known
         step = attempt(
@@ -181,7 +182,7 @@ def investigation_refer(investigation: Investigation, *, actor) -> Investigation
     referral links to (`enforcement_url`).
     """
     with transaction.atomic():
-        investigation = _locked(investigation)
+        investigation = lock_row(investigation, "town")
         step = attempt(
             "investigation",
             "refer_to_enforcement",
@@ -210,7 +211,7 @@ def investigation_close(
     if reason not in steps:
         raise InputError("reason", reason, f"one of: {', '.join(steps)}")
     with transaction.atomic():
-        investigation = _locked(investigation)
+        investigation = lock_row(investigation, "town")
         if reason == "eliminated":
             investigation.discharge_eliminated = True
         step = attempt(
@@ -257,10 +258,6 @@ def _parameter_version(p: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(p.get("value"), list | dict):
         kept["value"] = p.get("value")
     return kept
-
-
-def _locked(investigation: Investigation) -> Investigation:
-    return Investigation.objects.select_for_update().select_related("town").get(pk=investigation.pk)
 
 
 def _new_number(town, opened_on: dt.date) -> str:

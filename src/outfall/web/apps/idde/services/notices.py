@@ -20,6 +20,7 @@ from outfall.kernel.errors import InputError
 from outfall.law.s267_07_discharges import classify_discharge
 from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.idde.models import DischargeNotice
+from outfall.web.apps.kit.locks import lock_row
 
 DYE_TEST = "§ 267-7D(2)(m)"
 POOL = "§ 267-7D(2)(k)"
@@ -185,7 +186,7 @@ def advance_approval_decide(
 ) -> DischargeNotice:
     """The Director's decision; an approval dated after the planned discharge is refused."""
     with transaction.atomic():
-        n = DischargeNotice.objects.select_for_update().select_related("town").get(pk=notice.pk)
+        n = lock_row(notice, "town")
         if n.kind != Kind.ADVANCE_APPROVAL:
             raise InputError("kind", n.kind, "only a request for advance approval is decided")
         if n.approved is not None:

@@ -14,6 +14,7 @@ from django.utils import timezone
 from outfall.kernel.errors import InputError
 from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.idde.models import Open311Client
+from outfall.web.apps.kit.locks import lock_row
 
 SECTION = "§ 267-5"
 KEY_PREFIX = "o311_"
@@ -55,7 +56,7 @@ def open311_client_create(town, *, name: str, actor) -> tuple[Open311Client, str
 def open311_client_revoke(client: Open311Client, *, actor) -> Open311Client:
     """Revoke a client's key: the Open311 endpoint refuses it from now on."""
     with transaction.atomic():
-        c = Open311Client.objects.select_for_update().select_related("town").get(pk=client.pk)
+        c = lock_row(client, "town")
         if not c.active:
             raise InputError("client", c.name, "this key is already revoked")
         c.active = False

@@ -32,6 +32,7 @@ from outfall.compliance.lifecycle.idde import (
 from outfall.kernel.errors import InputError
 from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.idde.models import Open311Client, Report, ReportSettings
+from outfall.web.apps.kit.locks import lock_row
 
 APPLICABILITY = "§ 267-3"
 ADMINISTRATION = "§ 267-5"
@@ -258,7 +259,7 @@ def report_submit(
 def report_triage(report: Report, *, actor, status_note: str, expected_on: dt.date | None):
     """Triage the report (§ 267-5): the public note and the date the reporter may expect."""
     with transaction.atomic():
-        report = _locked(report)
+        report = lock_row(report, "town")
         if report.state in (ReportState.RECEIVED, ReportState.TRIAGED):
             _move(report, "triage", ReportFacts())
             report.triaged_at = report.triaged_at or timezone.now()
@@ -283,7 +284,7 @@ def report_mark_duplicate(report: Report, *, duplicate_of: str, actor, status_no
     if duplicate_of and earlier is None:
         raise InputError("duplicate_of", duplicate_of, "no report has this tracking number")
     with transaction.atomic():
-        report = _locked(report)
+        report = lock_row(report, "town")
         facts = ReportFacts(
             duplicate_of=earlier.tracking_number if earlier else None,
             own_tracking_number=report.tracking_number,
@@ -314,7 +315,7 @@ def report_close(report: Report, *, actor, status_note: str):
             "status_note", status_note, "tell the reporter why it is closed", ADMINISTRATION
         )
     with transaction.atomic():
-        report = _locked(report)
+        report = lock_row(report, "town")
         open_count = report.investigations.filter(state__in=OPEN_INVESTIGATION_STATES).count()
         _move(report, "close_report", ReportFacts(open_investigations=open_count))
         _set_public(report, status_note, None)
@@ -333,7 +334,7 @@ def report_close(report: Report, *, actor, status_note: str):
 
 def report_investigation_started(report: Report, *, actor, investigation) -> Report:
     """Move a report under investigation; call inside the investigation service's transaction."""
-    report = _locked(report)
+    report = lock_row(report, "town")
     _move(report, "start_investigation", ReportFacts())
     report.save()
     audit_record(
@@ -361,10 +362,6 @@ def _set_public(report: Report, status_note: str, expected_on: dt.date | None) -
         report.expected_at = timezone.make_aware(noon)
     elif report.status in ("closed", "duplicate"):
         report.expected_at = None
-
-
-def _locked(report: Report) -> Report:
-    return Report.objects.select_for_update().select_related("town").get(pk=report.pk)
 
 
 def _new_tracking_number(town, now) -> str:

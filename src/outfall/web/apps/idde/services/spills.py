@@ -25,6 +25,7 @@ from outfall.law.s267_09_spills import spill_deadlines
 from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.idde.models import Spill
 from outfall.web.apps.idde.services.discharge_permits import next_number
+from outfall.web.apps.kit.locks import lock_row
 
 SECTION = "§ 267-9"
 
@@ -140,7 +141,7 @@ def spill_notifications_record(
                 SECTION,
             )
     with transaction.atomic():
-        s = Spill.objects.select_for_update().select_related("town").get(pk=spill.pk)
+        s = lock_row(spill, "town")
         before = {
             "fire_police_notified_at": s.fire_police_notified_at,
             "department_notified_at": s.department_notified_at,
@@ -205,7 +206,7 @@ def spill_containment_record(spill: Spill, *, contained_on: dt.date, note: str, 
     _not_in_future("contained_on", contained_on)
     note = (note or "").strip()
     with transaction.atomic():
-        s = Spill.objects.select_for_update().select_related("town").get(pk=spill.pk)
+        s = lock_row(spill, "town")
         state = spill_state(s.contained_on, s.closed_on)
         step = attempt(
             "record_containment",
@@ -242,7 +243,7 @@ def spill_close(
     _not_in_future("closed_on", closed_on)
     never = list(dict.fromkeys(never_given))
     with transaction.atomic():
-        s = Spill.objects.select_for_update().select_related("town").get(pk=spill.pk)
+        s = lock_row(spill, "town")
         facts = spill_facts(
             s,
             closed_on=closed_on,

@@ -22,6 +22,7 @@ from outfall.law.s267_08_emergency import may_suspend_access, steps_when_suspens
 from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.idde.models import EmergencySuspension
 from outfall.web.apps.idde.services.discharge_permits import pdf_from_template
+from outfall.web.apps.kit.locks import lock_row
 
 SECTION = "§ 267-8"
 ORDER_TEMPLATE = "idde/documents/suspension_order.html"
@@ -103,12 +104,6 @@ def suspension_order(
     return s
 
 
-def _locked(suspension: EmergencySuspension) -> EmergencySuspension:
-    return (
-        EmergencySuspension.objects.select_for_update().select_related("town").get(pk=suspension.pk)
-    )
-
-
 def suspension_compliance_record(
     suspension: EmergencySuspension,
     *,
@@ -119,7 +114,7 @@ def suspension_compliance_record(
 ) -> EmergencySuspension:
     """Record whether the order was obeyed and, if not, the steps the agency took."""
     with transaction.atomic():
-        s = _locked(suspension)
+        s = lock_row(suspension, "town")
         if s.reinstated_at is not None:
             raise InputError(
                 "complied", "yes" if complied else "no", "access was already reinstated", SECTION
@@ -168,7 +163,7 @@ def suspension_reinstate(
 ) -> EmergencySuspension:
     """Give access back once the risk has passed; once only, never before the order."""
     with transaction.atomic():
-        s = _locked(suspension)
+        s = lock_row(suspension, "town")
         if s.reinstated_at is not None:
             raise InputError(
                 "reinstated_at",

@@ -30,6 +30,7 @@ from outfall.law.determination import Determination, Reason
 from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.core.models import Membership
 from outfall.web.apps.core.roles import Role
+from outfall.web.apps.kit.locks import lock_row
 from outfall.web.apps.permits.documents import document_generate
 from outfall.web.apps.permits.facts import permit_clock_for, permit_facts
 from outfall.web.apps.permits.models import (
@@ -76,10 +77,6 @@ IMAGE_TYPES |= {".gif": "image/gif", ".webp": "image/webp"}
 
 
 # --- shared helpers -------------------------------------------------------------------------
-
-
-def _locked(application: Application) -> Application:
-    return Application.objects.select_for_update().get(pk=application.pk)
 
 
 def _audit(application, *, actor, action, section, summary, obj, changes=None, public=False):
@@ -198,7 +195,7 @@ def condition_add(application: Application, *, text: str, actor) -> Preconstruct
     if not text.strip():
         raise InputError("text", text, "a condition needs its wording", "§ 267-18F(2)")
     with transaction.atomic():
-        application = _locked(application)
+        application = lock_row(application)
         step_require(application, "condition_add")
         condition = PreconstructionCondition.objects.create(application=application, text=text)
         _audit(
@@ -218,9 +215,9 @@ def condition_mark_met(
 ) -> PreconstructionCondition:
     """Record the date a pre-construction condition was met."""
     with transaction.atomic():
-        application = _locked(condition.application)
+        application = lock_row(condition.application)
         step_require(application, "condition_met")
-        condition = PreconstructionCondition.objects.select_for_update().get(pk=condition.pk)
+        condition = lock_row(condition)
         if condition.met_on is not None:
             raise InputError(
                 "met_on", met_on.isoformat(), f"already met on {condition.met_on.isoformat()}"
@@ -264,7 +261,7 @@ def surety_post(
     if amount is None or amount <= 0:
         raise InputError("amount", amount, "the security must be a positive amount", "§ 267-21")
     with transaction.atomic():
-        application = _locked(application)
+        application = lock_row(application)
         step_require(application, "surety_post")
         if Surety.objects.filter(application=application).exists():
             raise InputError("form", form, "a surety is already on file for this permit")
@@ -292,7 +289,7 @@ def surety_post(
 def surety_counsel_approve(application: Application, *, approved_on: dt.date, actor) -> Surety:
     """Record Town Counsel's approval of the form of the security (§ 267-21)."""
     with transaction.atomic():
-        application = _locked(application)
+        application = lock_row(application)
         step_require(application, "surety_counsel")
         surety = Surety.objects.select_for_update().filter(application=application).first()
         if surety is None:
@@ -331,7 +328,7 @@ def surety_release(
     final inspection report is in and the certificate issued (§ 267-21); file the letter PDF.
     """
     with transaction.atomic():
-        application = _locked(application)
+        application = lock_row(application)
         step_require(application, "surety_release")
         surety = Surety.objects.select_for_update().filter(application=application).first()
         if surety is None:
@@ -412,7 +409,7 @@ def construction_start(application: Application, *, started_on: dt.date, actor) 
     surety posted when required and its form approved, every pre-construction condition met.
     """
     with transaction.atomic():
-        application = _locked(application)
+        application = lock_row(application)
         step_require(application, "construction_start")
         reasons = list(
             lifecycle.blockers("start_construction", application.state, permit_facts(application))
@@ -447,7 +444,7 @@ def construction_complete(application: Application, *, completed_on: dt.date, ac
     for the as-built drawings (§ 267-18I); every inspection before the final must be done.
     """
     with transaction.atomic():
-        application = _locked(application)
+        application = lock_row(application)
         step_require(application, "construction_complete")
         _not_before(
             "completed_on",
@@ -561,7 +558,7 @@ def inspection_record(
         _not_before("correct_by", correct_by, done_on, "the inspection", citation)
     images = [(f, *_check_image(f)) for f in photos]
     with transaction.atomic():
-        application = _locked(application)
+        application = lock_row(application)
         step_require(application, "inspection_record")
         if application.state not in INSPECTION_STATES[stage]:
             raise TransitionNotAllowed(
@@ -651,9 +648,9 @@ def deficiency_mark_corrected(
 ) -> Deficiency:
     """Record the date an inspection deficiency was corrected."""
     with transaction.atomic():
-        application = _locked(deficiency.inspection.application)
+        application = lock_row(deficiency.inspection.application)
         step_require(application, "deficiency_correct")
-        deficiency = Deficiency.objects.select_for_update().get(pk=deficiency.pk)
+        deficiency = lock_row(deficiency)
         if deficiency.corrected_on is not None:
             raise InputError(
                 "corrected_on",
@@ -708,7 +705,7 @@ def change_notice_submit(
             "§ 267-18H",
         )
     with transaction.atomic():
-        application = _locked(application)
+        application = lock_row(application)
         step_require(application, "change_submit")
         notice = ChangeNotice.objects.create(
             application=application,
@@ -742,9 +739,9 @@ def change_notice_decide(
     an amended application and a public hearing (§ 267-18H).
     """
     with transaction.atomic():
-        application = _locked(notice.application)
+        application = lock_row(notice.application)
         step_require(application, "change_decide")
-        notice = ChangeNotice.objects.select_for_update().get(pk=notice.pk)
+        notice = lock_row(notice)
         if notice.significant is not None:
             raise InputError("significant", significant, "this notice is already decided")
         _not_before("decided_on", decided_on, notice.submitted_on, "the notice", "§ 267-18H")
@@ -802,9 +799,9 @@ def change_notice_record_amendment(
             "§ 267-18H",
         )
     with transaction.atomic():
-        application = _locked(notice.application)
+        application = lock_row(notice.application)
         step_require(application, "change_amendment")
-        notice = ChangeNotice.objects.select_for_update().get(pk=notice.pk)
+        notice = lock_row(notice)
         if not notice.significant:
             raise InputError(
                 "amended_application_on",
@@ -881,7 +878,7 @@ def as_built_submit(
     content, content_type = _check_pdf(file)
     received_on = received_on or timezone.localdate()
     with transaction.atomic():
-        application = _locked(application)
+        application = lock_row(application)
         step_require(application, "as_built_submit")
         upload = _store_upload(
             application, file, content, content_type, kind=Upload.Kind.AS_BUILT, actor=actor
@@ -916,9 +913,9 @@ def as_built_submit(
 def as_built_review(as_built: AsBuilt, *, accepted: bool, actor, note: str = "") -> AsBuilt:
     """The reviewer accepts the as-built drawings, or returns them with a note."""
     with transaction.atomic():
-        application = _locked(as_built.application)
+        application = lock_row(as_built.application)
         step_require(application, "as_built_review")
-        as_built = AsBuilt.objects.select_for_update().get(pk=as_built.pk)
+        as_built = lock_row(as_built)
         if as_built.accepted is not None:
             raise InputError("accepted", accepted, "these drawings are already reviewed")
         as_built.accepted = accepted
@@ -949,7 +946,7 @@ def easement_add(application: Application, *, purpose: str, location: str, actor
         if not value.strip():
             raise InputError(field, value, f"an easement needs its {field}", "§ 267-20B")
     with transaction.atomic():
-        application = _locked(application)
+        application = lock_row(application)
         step_require(application, "easement_add")
         easement = Easement.objects.create(
             application=application, purpose=purpose, location=location
@@ -976,9 +973,9 @@ def easement_record(
                 field, value, f"the Registry of Deeds {field} is required", "§ 267-20B"
             )
     with transaction.atomic():
-        application = _locked(easement.application)
+        application = lock_row(easement.application)
         step_require(application, "easement_record")
-        easement = Easement.objects.select_for_update().get(pk=easement.pk)
+        easement = lock_row(easement)
         if easement.recorded_on is not None:
             raise InputError(
                 "recorded_on",
@@ -1007,7 +1004,7 @@ def certificate_issue(application: Application, *, issued_on: dt.date, actor) ->
     with every unmet prerequisite; the certificate PDF is filed as a public record.
     """
     with transaction.atomic():
-        application = _locked(application)
+        application = lock_row(application)
         step_require(application, "certificate_issue")
         readiness = certificate_readiness(application)
         unmet = readiness.details.get("unmet", [])
@@ -1066,7 +1063,7 @@ def certificate_issue(application: Application, *, issued_on: dt.date, actor) ->
 def file_close(application: Application, *, closed_on: dt.date, actor) -> Application:
     """Close the permit file (lifecycle `close_file`); the O&M obligations go on (§ 267-20)."""
     with transaction.atomic():
-        application = _locked(application)
+        application = lock_row(application)
         step_require(application, "file_close")
         certificate = Certificate.objects.filter(application=application).first()
         if certificate is not None:

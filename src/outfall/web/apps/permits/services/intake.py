@@ -49,6 +49,7 @@ from outfall.law import (
 from outfall.law.determination import Determination, Reason
 from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.core.permissions import is_permit_staff
+from outfall.web.apps.kit.locks import lock_row
 from outfall.web.apps.kit.refusals import Refused
 from outfall.web.apps.permits import policy
 from outfall.web.apps.permits.documents import document_generate
@@ -95,10 +96,6 @@ class IntakeRefused(Refused):
 
 def _today(today: dt.date | None) -> dt.date:
     return today or timezone.localdate()
-
-
-def _locked(application: Application) -> Application:
-    return Application.objects.select_for_update().select_related("town").get(pk=application.pk)
 
 
 def _allow(actor, action: str, application: Application, states, what: str) -> None:
@@ -365,7 +362,7 @@ def application_start(*, town, actor, data: dict[str, Any], today: dt.date | Non
 def application_update_details(application: Application, *, actor, data: dict[str, Any]):
     """Change the site, owners or applicability answers; the determinations are asked again."""
     with transaction.atomic():
-        a = _locked(application)
+        a = lock_row(application, "town")
         _allow(actor, "application.edit", a, PACKAGE_STATES, "Changing the application")
         changed = _apply_details(a, dict(data), actor)
         a.save()
@@ -388,7 +385,7 @@ def application_update_details(application: Application, *, actor, data: dict[st
 def plan_checklist_record(application: Application, *, actor, items: dict[str, dict]):
     """Record each § 267-19A item as provided or explained (unanswered items stay missing)."""
     with transaction.atomic():
-        a = _locked(application)
+        a = lock_row(application, "town")
         _allow(actor, "application.edit", a, PACKAGE_STATES, "Changing the plan checklist")
         det = s267_19_plan_contents.plan_completeness(items, as_of=a.law_date, town=a.town.slug)
         a.plan_items.exclude(item_id__in=list(items)).delete()
@@ -416,7 +413,7 @@ def plan_checklist_record(application: Application, *, actor, items: dict[str, d
 def om_plan_record(application: Application, *, actor, plan: dict[str, Any]):
     """File the O&M plan's § 267-20A contents; `om_plan_provided` says whether all are there."""
     with transaction.atomic():
-        a = _locked(application)
+        a = lock_row(application, "town")
         _allow(actor, "application.edit", a, PACKAGE_STATES, "Changing the O&M plan")
         a.om_plan = _jsonable(plan)
         missing = om_plan_missing(a)
@@ -450,7 +447,7 @@ def owner_signature_record(
     """Record that an owner signed the application form (every owner must, § 267-18A)."""
     today = _today(today)
     with transaction.atomic():
-        a = _locked(application)
+        a = lock_row(application, "town")
         _allow(actor, "application.edit", a, PACKAGE_STATES, "Recording a signature")
         if owner_name not in owners_of(a):
             raise InputError(
@@ -592,7 +589,7 @@ def upload_add(application: Application, *, actor, kind: str, file):
         except InputError as exc:
             raise InputError("file", name, f"site file: {exc}") from None
     with transaction.atomic():
-        a = _locked(application)
+        a = lock_row(application, "town")
         _allow(actor, "application.upload", a, UPLOAD_STATES, "Uploading")
         upload = _store_upload(a, kind, name, data, content_type, actor)
         _audit(
@@ -639,7 +636,7 @@ def site_review_run(application: Application, *, actor):
         text = fh.read().decode("utf-8-sig")
     review = _run_review(application, upload.original_name, text)
     with transaction.atomic():
-        a = _locked(application)
+        a = lock_row(application, "town")
         _allow(actor, "site_review.run", a, UPLOAD_STATES, "Running the site review")
         run = _record_run(a, upload, review, actor)
         _audit(
@@ -722,7 +719,7 @@ def abutters_import(
     content_type = upload_check(Upload.Kind.ABUTTERS, name, data)
     rows = abutters_parse_csv(name, data.decode("utf-8-sig"))
     with transaction.atomic():
-        a = _locked(application)
+        a = lock_row(application, "town")
         _allow(actor, "application.upload", a, PACKAGE_STATES, "Replacing the abutters list")
         upload = _store_upload(a, Upload.Kind.ABUTTERS, name, data, content_type, actor)
         a.abutters.all().delete()
@@ -757,7 +754,7 @@ def application_submit(application: Application, *, actor, today: dt.date | None
     """File the application with the Board; the filing date becomes the law date."""
     today = _today(today)
     with transaction.atomic():
-        a = _locked(application)
+        a = lock_row(application, "town")
         policy.require(actor, "application.submit", a)
         _require_source("submit", a)
         a.submitted_on = today
@@ -785,7 +782,7 @@ def application_resubmit(application: Application, *, actor, today: dt.date | No
     """Send an incomplete application back for another completeness review."""
     today = _today(today)
     with transaction.atomic():
-        a = _locked(application)
+        a = lock_row(application, "town")
         policy.require(actor, "application.submit", a)
         _require_source("resubmit", a)
         a.submitted_on = today
@@ -800,7 +797,7 @@ def application_resubmit(application: Application, *, actor, today: dt.date | No
 def application_withdraw(application: Application, *, actor, reason: str = ""):
     """Withdraw the application (applicant or clerk)."""
     with transaction.atomic():
-        a = _locked(application)
+        a = lock_row(application, "town")
         policy.require(actor, "application.withdraw", a)
         application_transition(
             a,
@@ -854,7 +851,7 @@ def completeness_find_complete(
     """
     today = _today(today)
     with transaction.atomic():
-        a = _locked(application)
+        a = lock_row(application, "town")
         policy.require(actor, "completeness.review", a)
         _require_source("find_complete", a)
         received = received_complete_on or a.submitted_on or today
@@ -918,7 +915,7 @@ def completeness_find_incomplete(
     today = _today(today)
     other_reasons = [r.strip() for r in other_reasons or [] if r.strip()]
     with transaction.atomic():
-        a = _locked(application)
+        a = lock_row(application, "town")
         policy.require(actor, "completeness.review", a)
         checklist = {i.key: i for i in intake_checklist(a, today=today)}
         unknown = [k for k in missing_keys if k not in checklist]
@@ -1012,7 +1009,7 @@ def fee_record(
     if paid_on is not None:
         _not_in_future("paid_on", paid_on, today, "§ 267-18D")
     with transaction.atomic():
-        a = _locked(application)
+        a = lock_row(application, "town")
         _allow(actor, "fees.record", a, REVIEW_STATES, "Recording fees")
         fee, _ = Fee.objects.update_or_create(
             application=a,
@@ -1049,7 +1046,7 @@ def town_clerk_filing_record(
         )
     _not_in_future("filed_on", filed_on, today, "§ 267-18A")
     with transaction.atomic():
-        a = _locked(application)
+        a = lock_row(application, "town")
         _allow(actor, "town_clerk_filing.record", a, REVIEW_STATES, "Recording a filing")
         known = {i["summary"] for i in town_clerk_items_for(a)}
         if what not in known:
@@ -1094,7 +1091,7 @@ def referral_send(
             "§ 267-18C",
         )
     with transaction.atomic():
-        a = _locked(application)
+        a = lock_row(application, "town")
         _allow(actor, "referral.manage", a, REVIEW_STATES, "Sending referrals")
         made = [
             Referral.objects.create(
@@ -1130,7 +1127,7 @@ def referral_respond(
         )
     _not_in_future("responded_on", responded_on, today, "§ 267-18C")
     with transaction.atomic():
-        a = _locked(referral.application)
+        a = lock_row(referral.application, "town")
         _allow(actor, "referral.manage", a, REVIEW_STATES, "Recording a referral response")
         referral.responded_on = responded_on
         referral.response = response.strip()
@@ -1162,7 +1159,7 @@ def comment_add(
         raise InputError("body", body, "a comment needs text")
     visible = visible_to_applicant or request_to_applicant
     with transaction.atomic():
-        a = _locked(application)
+        a = lock_row(application, "town")
         _allow(actor, "comment.add", a, REVIEW_STATES, "Commenting")
         comment = ReviewComment.objects.create(
             application=a,
@@ -1194,7 +1191,7 @@ def comment_reply(comment: ReviewComment, *, actor, body: str) -> ReviewComment:
     if not body.strip():
         raise InputError("body", body, "a reply needs text")
     with transaction.atomic():
-        a = _locked(comment.application)
+        a = lock_row(comment.application, "town")
         _allow(actor, "comment.reply", a, REVIEW_STATES, "Replying")
         is_applicant = a.applicant_id == actor.pk and not policy.can(actor, "comment.add", a)
         if is_applicant and not comment.visible_to_applicant:
@@ -1220,7 +1217,7 @@ def comment_resolve(comment: ReviewComment, *, actor, today: dt.date | None = No
     """Mark a comment or request as dealt with."""
     today = _today(today)
     with transaction.atomic():
-        a = _locked(comment.application)
+        a = lock_row(comment.application, "town")
         _allow(actor, "comment.add", a, REVIEW_STATES, "Resolving a comment")
         comment.resolved_on = today
         comment.save(update_fields=["resolved_on"])
@@ -1247,7 +1244,7 @@ def waiver_request_submit(
             "requirement", requirement, "name the requirement to be waived", "§ 267-23B"
         )
     with transaction.atomic():
-        a = _locked(application)
+        a = lock_row(application, "town")
         _allow(actor, "waiver.request", a, WAIVER_STATES, "Requesting a waiver")
         det = s267_23_waivers.waiver_request_valid(
             True, reasons, as_of=a.law_date, town=a.town.slug

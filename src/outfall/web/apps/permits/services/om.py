@@ -17,6 +17,7 @@ from django.db import transaction
 
 from outfall.kernel.errors import InputError
 from outfall.law import s267_20_om_plan
+from outfall.web.apps.kit.locks import lock_row
 from outfall.web.apps.permits.models import (
     Application,
     OMObligation,
@@ -29,7 +30,6 @@ from outfall.web.apps.permits.selectors.om import OM_STEPS, parties_by_law_role
 from outfall.web.apps.permits.services.construction import (
     _audit,
     _clerk_emails,
-    _locked,
     _notify,
     _snapshot,
 )
@@ -76,7 +76,7 @@ def responsible_party_add(
             "§ 267-20C",
         )
     with transaction.atomic():
-        application = _locked(application)
+        application = lock_row(application)
         _require(application, "party_add")
         party = ResponsibleParty.objects.create(
             application=application,
@@ -112,9 +112,9 @@ def ownership_change_record(
     """
     _required_text(new_name=new_name, new_address=new_address)
     with transaction.atomic():
-        application = _locked(old.application)
+        application = lock_row(old.application)
         _require(application, "ownership_change")
-        old = ResponsibleParty.objects.select_for_update().get(pk=old.pk)
+        old = lock_row(old)
         if old.until is not None:
             raise InputError(
                 "old_party", old.name, f"is no longer responsible (until {old.until.isoformat()})"
@@ -171,7 +171,7 @@ def om_amendment_record(
     _required_text(description=description)
     signers = [s.strip() for s in signers if s.strip()]
     with transaction.atomic():
-        application = _locked(application)
+        application = lock_row(application)
         _require(application, "amendment_add")
         det = s267_20_om_plan.om_amendment_valid(
             signers,
@@ -222,7 +222,7 @@ def om_obligation_add(
     if every_months is None or every_months < 1:
         raise InputError("every_months", every_months, "a recurring task repeats every 1+ months")
     with transaction.atomic():
-        application = _locked(application)
+        application = lock_row(application)
         _require(application, "obligation_add")
         obligation = OMObligation.objects.create(
             application=application,
@@ -256,9 +256,9 @@ def om_report_submit(
     """
     _required_text(findings=findings)
     with transaction.atomic():
-        application = _locked(obligation.application)
+        application = lock_row(obligation.application)
         _require(application, "report_add")
-        obligation = OMObligation.objects.select_for_update().get(pk=obligation.pk)
+        obligation = lock_row(obligation)
         if not obligation.active:
             raise InputError("obligation", obligation.task, "this task is no longer scheduled")
         last = obligation.reports.order_by("-performed_on").first()

@@ -8,6 +8,7 @@ from django.db import transaction
 
 from outfall.compliance import lifecycle
 from outfall.web.apps.audit.services import audit_record
+from outfall.web.apps.kit.locks import lock_row
 from outfall.web.apps.permits.facts import permit_facts
 from outfall.web.apps.permits.models import Application
 
@@ -21,7 +22,7 @@ def application_transition(
     both take a step that only one may take.
     """
     with transaction.atomic():
-        locked = Application.objects.select_for_update().get(pk=application.pk)
+        locked = lock_row(application)
         facts = permit_facts(locked)
         step = lifecycle.attempt(name, locked.state, facts)
         before = locked.state
