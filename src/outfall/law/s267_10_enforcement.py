@@ -288,6 +288,36 @@ def interest_start(notice_received: dt.date, after_day: int) -> dt.date:
     return notice_received + dt.timedelta(days=after_day + 1)
 
 
+@dataclass(frozen=True)
+class CostRecoveryPeriods:
+    """The periods of the Town's cost recovery, in days (§ 267-10C(3); § 267-25B)."""
+
+    notice_within_days: int
+    protest_within_days: int
+    payment_after_decision_days: int
+
+
+def cost_recovery_periods(article: str, *, as_of: dt.date, town=None) -> Determination:
+    """How long the Town has to notify its costs, how long the violator or owner has to protest
+    them from receipt, and how long to pay after a decision on a protest, in the town's law of
+    `as_of` — for notices and pages that state them. Outcome: a CostRecoveryPeriods."""
+    rules = article_rules(article)
+    r = Reasoning(as_parameter_set(town), as_of, "what periods does the cost recovery set?")
+    name = f"{rules.parameters}.cost_recovery."
+    periods = CostRecoveryPeriods(
+        notice_within_days=int(r.param(name + "cost_notice_within_days")),
+        protest_within_days=int(r.param(name + "protest_within_days")),
+        payment_after_decision_days=int(r.param(name + "payment_after_decision_days")),
+    )
+    r.because(
+        rules.cost_citation,
+        f"Costs are notified within {periods.notice_within_days} days of the work; a protest may "
+        f"be filed within {periods.protest_within_days} days of receipt; after a decision on it "
+        f"the costs are due within {periods.payment_after_decision_days} days.",
+    )
+    return r.conclude(periods)
+
+
 def cost_recovery_deadlines(
     work_completed: dt.date,
     notice_received: dt.date | None = None,

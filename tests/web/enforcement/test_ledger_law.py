@@ -441,3 +441,27 @@ def test_a_sent_cost_notice_ends_the_overdue_statement_and_is_marked_late_instea
     case = cases.noticed("I", start=D(2026, 1, 5), completed=D(2026, 3, 2), sent=D(2026, 4, 2))
     record = case_record(cases.writer(case), case, today=D(2026, 4, 5))
     assert record.cost_notice_overdue is None and record.notice.late
+
+
+def test_the_cost_notice_states_the_towns_own_protest_and_payment_periods(cases, monkeypatch):
+    """The notice reads its periods from the town's parameters (§ 267-10C(3)), never a 30 written
+    in the template: a town with 45 and 20 days sees 45 and 20."""
+    from outfall.web.apps.enforcement.documents import document_html
+    from tests.towns import town_with, use_town
+
+    case = cases.noticed("I", start=D(2026, 1, 5), completed=D(2026, 3, 2), sent=D(2026, 3, 20))
+    context = {"notice": case.cost_notice, "items": []}
+    assert "within 30 days of receiving this notice" in document_html(case, "cost_notice", context)
+    use_town(
+        monkeypatch,
+        town_with(
+            case.town.slug,
+            {
+                "s267_10.cost_recovery.protest_within_days": 45,
+                "s267_10.cost_recovery.payment_after_decision_days": 20,
+            },
+        ),
+    )
+    html = document_html(case, "cost_notice", context)
+    assert "within 45 days of receiving this notice" in html
+    assert "within 20 days after a decision on a protest" in html

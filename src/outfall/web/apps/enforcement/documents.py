@@ -38,6 +38,9 @@ def document_html(case: EnforcementCase, kind: str, context: dict) -> str:
         "today": timezone.localdate(),
         "body_name": issuing_body(case),
         "rules": s267_10_enforcement.article_rules(case.article),
+        "periods": s267_10_enforcement.cost_recovery_periods(
+            case.article, as_of=case.law_date, town=case.town.slug
+        ).outcome,
         "title": KINDS[kind],
     }
     ctx.update(context)

@@ -37,7 +37,8 @@ class NotificationsForm(AccessibleForm):
         "Written confirmation received on",
         required=False,
         today=False,
-        help_text="Due within three business days after the notice.",
+        help_text="Due within the business days the bylaw allows after the notice (§ 267-9); "
+        "the spill's page shows the date.",
     )
 
 
