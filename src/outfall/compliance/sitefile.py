@@ -23,12 +23,57 @@ _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """libyaml's safe loader when PyYAML was built with it, else PyYAML's own safe loader."""
 
 
+MAX_SITE_FILE_CHARS = 2_000_000
+"""A site file of twenty subcatchments is about 10 kB; two million characters is far beyond any
+real site and bounds the parse."""
+MAX_DEPTH = 32
+MAX_NODES = 200_000
+
+
+class SiteFileTooComplex(yaml.YAMLError):
+    """A site file refused before it is built: an alias, or past the size, depth or node bounds."""
+
+    def __init__(self, problem: str, mark=None):
+        super().__init__(problem)
+        self.problem = problem
+        self.problem_mark = mark
+
+
+def _check_shape(text: str, loader) -> None:
+    """Walk the YAML events (nothing is built, so nothing expands) and refuse anchors and aliases
+    (a "billion laughs" file expands a few lines into billions of nodes), nesting deeper than
+    MAX_DEPTH and more than MAX_NODES nodes."""
+    depth = nodes = 0
+    for event in yaml.parse(text, Loader=loader):
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+            raise SiteFileTooComplex(
+                "anchors and aliases (& and *) are not allowed in a site file; write each value "
+                "out",
+                event.start_mark,
+            )
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise SiteFileTooComplex(f"nested deeper than {MAX_DEPTH} levels", event.start_mark)
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+        if isinstance(event, yaml.NodeEvent):
+            nodes += 1
+            if nodes > MAX_NODES:
+                raise SiteFileTooComplex(f"more than {MAX_NODES} values", event.start_mark)
+
+
 def _load_yaml(text: str) -> Any:
-    """Parse YAML text with the safe loader: libyaml's (ten times faster) when present; a file it
-    refuses is read again by PyYAML's own, whose error names the offending character or alias."""
+    """Parse YAML text with the safe loader, after `_check_shape` has bounded it: libyaml's (ten
+    times faster) when present; a file it refuses is read again by PyYAML's own, whose error
+    names the offending character."""
     try:
+        _check_shape(text, _YAML_LOADER)
         return yaml.load(text, Loader=_YAML_LOADER)
+    except SiteFileTooComplex:
+        raise
     except yaml.YAMLError:
+        _check_shape(text, yaml.SafeLoader)
         return yaml.load(text, Loader=yaml.SafeLoader)
 
 
@@ -246,9 +291,16 @@ def load_site(path: str | Path) -> SiteFile:
 
 
 def parse_site(text: str, source: str = "site") -> SiteFile:
-    """Parse site-file text (YAML, of which JSON is a subset) and validate it."""
+    """Parse site-file text (YAML, of which JSON is a subset) and validate it; a file past the
+    size, depth or node bounds, or with YAML anchors or aliases, is refused before it is built."""
+    if len(text) > MAX_SITE_FILE_CHARS:
+        raise SiteFileError(
+            source, f"{len(text)} characters", f"longer than {MAX_SITE_FILE_CHARS} characters"
+        )
     try:
         data = json.loads(text) if source.endswith(".json") else _load_yaml(text)
+    except RecursionError:
+        raise SiteFileError(source, "(file)", f"nested deeper than {MAX_DEPTH} levels") from None
     except json.JSONDecodeError as exc:
         raise SiteFileError(
             source, "(file)", f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"

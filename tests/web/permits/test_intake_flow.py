@@ -210,3 +210,22 @@ def test_the_case_page_shows_the_intake_panel_with_the_applicants_actions(client
     page = client.get(f"/permits/{a.pk}/").content.decode()
     assert "Completeness review" in page and "Record fees" in page
     assert "Submit the application" not in page
+
+
+def test_an_alias_bomb_uploaded_as_a_site_file_is_refused_at_once_and_nothing_is_saved(
+    client, people
+):
+    _, a = start(client, people)
+    lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    lines += [
+        f"{n}: &{n} [{','.join([f'*{p}'] * 9)}]"
+        for p, n in zip("abcdefgh", "bcdefghi", strict=True)
+    ]
+    response = client.post(
+        f"/permits/{a.pk}/intake/uploads/",
+        {"kind": "site_file", "file": site_upload(text="\n".join(lines))},
+    )
+    assert response.status_code == 200
+    assert "anchors and aliases" in response.content.decode()
+    assert len(response.content) < 200_000
+    assert not Upload.objects.filter(application=a).exists()
