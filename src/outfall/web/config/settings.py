@@ -11,6 +11,7 @@ OUTFALL_VAR_DIR      where the SQLite file, uploads and generated files live (de
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from pathlib import Path
 
@@ -42,6 +43,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "django_htmx",
+    "axes",
     "outfall.web.apps.core",
     "outfall.web.apps.audit",
     "outfall.web.apps.kit",
@@ -67,7 +69,27 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "outfall.web.apps.core.middleware.TownMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Login throttling (django-axes): after OUTFALL_LOGIN_FAILURE_LIMIT wrong passwords for one
+# username from one client address, that pair is locked out for OUTFALL_LOGIN_COOLOFF_MINUTES;
+# a successful login resets the count. Behind a reverse proxy set OUTFALL_PROXY_COUNT to the
+# number of proxies so the client address is read from X-Forwarded-For, not the proxy's own.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("OUTFALL_LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = dt.timedelta(minutes=int(os.environ.get("OUTFALL_LOGIN_COOLOFF_MINUTES", "30")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "core/locked_out.html"
+AXES_IPWARE_PROXY_COUNT = int(os.environ.get("OUTFALL_PROXY_COUNT", "0")) or None
+AXES_IPWARE_META_PRECEDENCE_ORDER = (
+    ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if AXES_IPWARE_PROXY_COUNT else ["REMOTE_ADDR"]
+)
 
 ROOT_URLCONF = "outfall.web.config.urls"
 WSGI_APPLICATION = "outfall.web.config.wsgi.application"
