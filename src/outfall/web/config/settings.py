@@ -163,6 +163,11 @@ EMAIL_PORT = int(os.environ.get("OUTFALL_EMAIL_PORT", "25"))
 EMAIL_HOST_USER = os.environ.get("OUTFALL_EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("OUTFALL_EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = os.environ.get("OUTFALL_EMAIL_USE_TLS", "") == "1"
+# A mail server that accepts and never answers must not hold a request or a worker for long.
+EMAIL_TIMEOUT = int(os.environ.get("OUTFALL_EMAIL_TIMEOUT", "10"))
+# Map tile servers (OpenStreetMap's tile policy) need to know the requesting site: send the origin
+# to other sites, never the path, and the full address within this site.
+SECURE_REFERRER_POLICY = "strict-origin-when-cross-origin"
 DEFAULT_FROM_EMAIL = os.environ.get("OUTFALL_FROM_EMAIL", "outfall@localhost")
 
 CACHES = {
