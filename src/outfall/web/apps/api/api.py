@@ -21,11 +21,20 @@ from ninja.errors import HttpError
 from outfall.compliance import lifecycle
 from outfall.kernel.errors import InputError
 from outfall.web.apps.api import schemas as s
-from outfall.web.apps.api.auth import AUTH
+from outfall.web.apps.api.auth import AUTH, SessionCsrfAuth
 from outfall.web.apps.api.selectors import api_token_list_for
 from outfall.web.apps.api.services import api_token_issue
-from outfall.web.apps.core.models import Town
 from outfall.web.apps.deadlines.selectors import clock_kinds, clock_list_visible_to
+from outfall.web.apps.kit.api import (
+    attrs,
+    found,
+    page,
+    page_check,
+    reasons_out,
+    refused_body,
+    town_named,
+    user_of,
+)
 from outfall.web.apps.permits import policy
 from outfall.web.apps.permits.facts import permit_facts
 from outfall.web.apps.permits.models import Decision, Hearing, Inspection, Surety
@@ -63,17 +72,17 @@ def _bad_input(request, exc: InputError):
 
 @api.exception_handler(lifecycle.TransitionNotAllowed)
 def _refused(request, exc: lifecycle.TransitionNotAllowed):
-    body = {
-        "detail": "The law does not allow this step now.",
-        "transition": exc.transition,
-        "state": exc.state,
-        "reasons": [{"citation": r.citation, "text": r.text} for r in exc.reasons],
-    }
-    return api.create_response(request, body, status=409)
+    return api.create_response(request, refused_body(exc), status=409)
 
 
-def _user(request):
-    return request.auth
+_user = user_of
+
+
+def _case(request, application_id: int):
+    """The application, which the caller must be allowed to see as a case."""
+    a = application_get(_user(request), application_id)
+    policy.require(_user(request), "case.view", a)
+    return a
 
 
 # ------------------------------------------------------------------ applications
@@ -82,20 +91,11 @@ def _user(request):
 def _application_out(a) -> dict:
     return {
         "id": a.pk,
-        "number": a.number,
-        "title": a.title,
+        **attrs(a, "number", "title"),
         "town": a.town.slug,
-        "site_address": a.site_address,
-        "parcel_id": a.parcel_id,
-        "latitude": a.latitude,
-        "longitude": a.longitude,
-        "state": a.state,
-        "state_label": a.state_label,
+        **attrs(a, "site_address", "parcel_id", "latitude", "longitude", "state", "state_label"),
         "applicant": a.applicant.get_username(),
-        "owner_name": a.owner_name,
-        "law_date": a.law_date,
-        "submitted_on": a.submitted_on,
-        "complete_on": a.complete_on,
+        **attrs(a, "owner_name", "law_date", "submitted_on", "complete_on"),
     }
 
 
@@ -112,10 +112,7 @@ def _transitions_out(user, a) -> list[dict]:
                 "target": t.target.value,
                 "action": action,
                 "permitted": policy.can(user, action, a),
-                "blockers": [
-                    {"citation": r.citation, "text": r.text}
-                    for r in lifecycle.blockers(t.name, a.state, facts)
-                ],
+                "blockers": reasons_out(lifecycle.blockers(t.name, a.state, facts)),
             }
         )
     return out
@@ -146,10 +143,7 @@ class ApplicationFilter(Schema):
 def applications_list(request, filters: Query[ApplicationFilter]):
     """Applications the caller may see (staff: their towns; applicants: their own), filtered by
     status, text in the number/title/address/parcel, applicant or owner, and date ranges."""
-    if not 1 <= filters.limit <= 200:
-        raise InputError("limit", filters.limit, "must be between 1 and 200")
-    if filters.offset < 0:
-        raise InputError("offset", filters.offset, "must not be negative")
+    page_check(filters.limit, filters.offset)
     criteria = ApplicationSearch(
         text=filters.q,
         status=filters.status,
@@ -160,13 +154,7 @@ def applications_list(request, filters: Query[ApplicationFilter]):
         complete_to=filters.complete_to,
     )
     qs = application_search(_user(request), criteria)
-    page = qs[filters.offset : filters.offset + filters.limit]
-    return {
-        "count": qs.count(),
-        "limit": filters.limit,
-        "offset": filters.offset,
-        "items": [_application_out(a) for a in page],
-    }
+    return page(qs, filters.limit, filters.offset, _application_out)
 
 
 @api.get(
@@ -216,25 +204,24 @@ def application_step(
 )
 def application_hearing(request, application_id: int):
     """The public hearing of § 267-18E: schedule, notice, sessions, close."""
-    a = application_get(_user(request), application_id)
-    policy.require(_user(request), "case.view", a)
-    try:
-        h = a.hearing
-    except Hearing.DoesNotExist:
-        raise Http404("No hearing is scheduled for this application") from None
+    a = _case(request, application_id)
+    h = found(
+        Hearing.objects.filter(application=a).first(),
+        "No hearing is scheduled for this application",
+    )
     return {
         "application_id": a.pk,
-        "scheduled_for": h.scheduled_for,
-        "location": h.location,
-        "notice_published_on": h.notice_published_on,
-        "notice_posted_on": h.notice_posted_on,
-        "abutters_mailed_on": h.abutters_mailed_on,
-        "opened_on": h.opened_on,
-        "closed_on": h.closed_on,
-        "sessions": [
-            {"held_on": x.held_on, "continued_to": x.continued_to}
-            for x in h.sessions.order_by("held_on")
-        ],
+        **attrs(
+            h,
+            "scheduled_for",
+            "location",
+            "notice_published_on",
+            "notice_posted_on",
+            "abutters_mailed_on",
+            "opened_on",
+            "closed_on",
+        ),
+        "sessions": [attrs(x, "held_on", "continued_to") for x in h.sessions.order_by("held_on")],
     }
 
 
@@ -243,12 +230,15 @@ def _decision_out(a, d) -> dict:
         "application_id": a.pk,
         "kind": d.kind,
         "kind_label": d.get_kind_display(),
-        "voted_on": d.voted_on,
-        "votes_for": d.votes_for,
-        "votes_against": d.votes_against,
-        "findings": d.findings,
-        "conditions": d.conditions,
-        "filed_with_town_clerk_on": d.filed_with_town_clerk_on,
+        **attrs(
+            d,
+            "voted_on",
+            "votes_for",
+            "votes_against",
+            "findings",
+            "conditions",
+            "filed_with_town_clerk_on",
+        ),
     }
 
 
@@ -259,12 +249,11 @@ def _decision_out(a, d) -> dict:
 )
 def application_decision(request, application_id: int):
     """The Board's written decision (§ 267-18F)."""
-    a = application_get(_user(request), application_id)
-    policy.require(_user(request), "case.view", a)
-    try:
-        d = a.decision
-    except Decision.DoesNotExist:
-        raise Http404("No decision is recorded for this application") from None
+    a = _case(request, application_id)
+    d = found(
+        Decision.objects.filter(application=a).first(),
+        "No decision is recorded for this application",
+    )
     return _decision_out(a, d)
 
 
@@ -275,25 +264,16 @@ def application_decision(request, application_id: int):
 )
 def application_inspections(request, application_id: int):
     """The inspections of § 267-22 in order, with their deficiencies and correction dates."""
-    a = application_get(_user(request), application_id)
-    policy.require(_user(request), "case.view", a)
+    a = _case(request, application_id)
     order = {stage: i for i, stage in enumerate(Inspection.Stage.values)}
     rows = sorted(a.inspections.prefetch_related("deficiencies"), key=lambda i: order[i.stage])
     return [
         {
             "stage": i.stage,
             "stage_label": i.get_stage_display(),
-            "scheduled_for": i.scheduled_for,
-            "done_on": i.done_on,
-            "passed": i.passed,
-            "findings": i.findings,
+            **attrs(i, "scheduled_for", "done_on", "passed", "findings"),
             "deficiencies": [
-                {
-                    "description": d.description,
-                    "correct_by": d.correct_by,
-                    "corrected_on": d.corrected_on,
-                }
-                for d in i.deficiencies.all()
+                attrs(d, "description", "correct_by", "corrected_on") for d in i.deficiencies.all()
             ],
         }
         for i in rows
@@ -307,11 +287,10 @@ def application_inspections(request, application_id: int):
 )
 def application_surety(request, application_id: int):
     """The security posted under § 267-21, what has been released and what is still held."""
-    a = application_get(_user(request), application_id)
-    policy.require(_user(request), "case.view", a)
-    surety = Surety.objects.filter(application=a).first()
-    if surety is None:
-        raise Http404("No surety is posted for this application")
+    a = _case(request, application_id)
+    surety = found(
+        Surety.objects.filter(application=a).first(), "No surety is posted for this application"
+    )
     releases = list(surety.releases.order_by("released_on"))
     released = sum((r.amount for r in releases), Decimal("0"))
     return {
@@ -323,10 +302,7 @@ def application_surety(request, application_id: int):
         "approved_by_town_counsel_on": surety.approved_by_town_counsel_on,
         "released": released,
         "held": surety.amount - released,
-        "releases": [
-            {"kind": r.kind, "amount": r.amount, "released_on": r.released_on, "phase": r.phase}
-            for r in releases
-        ],
+        "releases": [attrs(r, "kind", "amount", "released_on", "phase") for r in releases],
     }
 
 
@@ -376,9 +352,11 @@ def tokens_list(request):
     return list(api_token_list_for(_user(request)))
 
 
-@api.post("/tokens", response={201: s.NewTokenOut}, tags=["tokens"])
+@api.post("/tokens", response={201: s.NewTokenOut}, tags=["tokens"], auth=[SessionCsrfAuth()])
 def tokens_issue(request, payload: s.TokenIn):
-    """A new bearer token for the caller; the token is in this answer only."""
+    """A new bearer token for the caller, minted only from a signed-in browser session (with its
+    CSRF token) — never from another token, so a leaked token cannot renew itself; the token is
+    in this answer only."""
     user = _user(request)
     token, raw = api_token_issue(
         user, actor=user, name=payload.name, town=getattr(request, "town", None)
@@ -404,13 +382,12 @@ def _limit_public(request) -> None:
         raise HttpError(429, "Too many requests: slow down and try again in a minute")
 
 
-def _public_town(slug: str):
-    if not slug:
-        return None
-    town = Town.objects.filter(slug=slug).first()
-    if town is None:
-        raise InputError("town", slug, "no such town")
-    return town
+_public_town = town_named
+
+
+def _public_case(a) -> dict:
+    """What the public lists say of the application a hearing or decision belongs to."""
+    return {"town": a.town.slug, **attrs(a, "number", "title", "site_address")}
 
 
 @api.get(
@@ -431,14 +408,8 @@ def public_hearings(request, town: str = ""):
     )
     return [
         {
-            "town": h.application.town.slug,
-            "number": h.application.number,
-            "title": h.application.title,
-            "site_address": h.application.site_address,
-            "scheduled_for": h.scheduled_for,
-            "location": h.location,
-            "opened_on": h.opened_on,
-            "closed_on": h.closed_on,
+            **_public_case(h.application),
+            **attrs(h, "scheduled_for", "location", "opened_on", "closed_on"),
         }
         for h in rows
     ]
@@ -461,10 +432,7 @@ def public_decisions(request, town: str = ""):
     )
     return [
         {
-            "town": d.application.town.slug,
-            "number": d.application.number,
-            "title": d.application.title,
-            "site_address": d.application.site_address,
+            **_public_case(d.application),
             "kind": d.kind,
             "kind_label": d.get_kind_display(),
             "voted_on": d.voted_on,

@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.http import Http404
 from ninja import Field, Query, Router, Schema, Status
 
-from outfall.kernel.errors import InputError
 from outfall.web.apps.assets import selectors as sel
 from outfall.web.apps.assets import services as svc
 from outfall.web.apps.assets.geojson import ImportRefused, feature_collection
 from outfall.web.apps.assets.policy import require
-from outfall.web.apps.core.models import Town
+from outfall.web.apps.kit.api import attrs, page, town_or_current
 
 router = Router(tags=["storm drain system"])
 
@@ -117,16 +115,7 @@ class AssetFilterIn(Schema):
     offset: int = 0
 
 
-def _town(request, slug: str) -> Town:
-    if not slug:
-        town = getattr(request, "town", None)
-        if town is None:
-            raise Http404("No town")
-        return town
-    town = Town.objects.filter(slug=slug).first()
-    if town is None:
-        raise InputError("town", slug, "no such town")
-    return town
+_town = town_or_current
 
 
 def _asset_out(a) -> dict:
@@ -136,14 +125,17 @@ def _asset_out(a) -> dict:
         "asset_id": a.asset_id,
         "kind": a.kind,
         "kind_label": a.get_kind_display(),
-        "name": a.name,
-        "latitude": a.latitude,
-        "longitude": a.longitude,
-        "receiving_water": a.receiving_water,
-        "catchment": a.catchment,
-        "condition": a.condition,
-        "material": a.material,
-        "size_in": a.size_in,
+        **attrs(
+            a,
+            "name",
+            "latitude",
+            "longitude",
+            "receiving_water",
+            "catchment",
+            "condition",
+            "material",
+            "size_in",
+        ),
         "downstream": a.downstream.asset_id if a.downstream_id else "",
         "active": a.active,
         "properties": a.properties or {},
@@ -155,10 +147,6 @@ def assets_list(request, filters: Query[AssetFilterIn]):
     """The town's structures, filtered by kind, condition, catchment, receiving water or text."""
     town = _town(request, filters.town)
     require(request.auth, "asset.view", town=town)
-    if not 1 <= filters.limit <= 500:
-        raise InputError("limit", filters.limit, "must be between 1 and 500")
-    if filters.offset < 0:
-        raise InputError("offset", filters.offset, "must be zero or more")
     criteria = sel.AssetFilter(
         q=filters.q,
         kind=filters.kind,
@@ -167,13 +155,9 @@ def assets_list(request, filters: Query[AssetFilterIn]):
         receiving_water=filters.receiving_water,
     )
     qs = sel.asset_search(request.auth, town, criteria)
-    rows = qs[filters.offset : filters.offset + filters.limit]
-    return {
-        "count": qs.count(),
-        "limit": filters.limit,
-        "offset": filters.offset,
-        "items": [_asset_out(a) for a in rows],
-    }
+    return page(
+        qs, filters.limit, filters.offset, _asset_out, most=500, offset_why="must be zero or more"
+    )
 
 
 @router.get("/assets/export", response={200: dict})
@@ -204,13 +188,7 @@ def asset_detail(request, asset_id: int):
     asset = sel.asset_get(request.auth, asset_id)
     require(request.auth, "asset.view", asset)
     history = [
-        {
-            "at": e.at,
-            "actor": e.actor_label,
-            "action": e.action,
-            "section": e.section,
-            "summary": e.summary,
-        }
+        {"actor": e.actor_label, **attrs(e, "at", "action", "section", "summary")}
         for e in sel.asset_history(asset)
     ]
     return {**_asset_out(asset), "notes": asset.notes, "history": history}
@@ -226,9 +204,7 @@ def rounds_list(request, town: str = ""):
         out.append(
             {
                 "id": r.pk,
-                "name": r.name,
-                "starts_on": r.starts_on,
-                "ends_on": r.ends_on,
+                **attrs(r, "name", "starts_on", "ends_on"),
                 "outfalls": list(
                     r.outfalls.order_by("asset_id").values_list("asset_id", flat=True)
                 ),

@@ -26,6 +26,7 @@ from outfall.web.apps.enforcement.services import cases as case_svc
 from outfall.web.apps.enforcement.services import costs as cost_svc
 from outfall.web.apps.enforcement.services import orders as order_svc
 from outfall.web.apps.enforcement.services import penalties as penalty_svc
+from outfall.web.apps.kit.api import REFUSED, attrs, reasons_out, user_of
 
 router = Router(tags=["enforcement"])
 
@@ -185,8 +186,7 @@ class TicketIn(Schema):
     ticket_number: str = ""
 
 
-def _user(request):
-    return request.auth
+_user = user_of
 
 
 def _case_out(case) -> dict:
@@ -194,18 +194,21 @@ def _case_out(case) -> dict:
         "id": case.pk,
         "number": case.number,
         "town": case.town.slug,
-        "article": case.article,
-        "state": case.state,
-        "state_label": case.state_label,
-        "violator_name": case.violator_name,
-        "owner_name": case.owner_name,
-        "property_address": case.property_address,
-        "parcel_id": case.parcel_id,
-        "opened_on": case.opened_on,
-        "law_date": case.law_date,
-        "closed_on": case.closed_on,
-        "investigation_id": case.investigation_id,
-        "application_id": case.application_id,
+        **attrs(
+            case,
+            "article",
+            "state",
+            "state_label",
+            "violator_name",
+            "owner_name",
+            "property_address",
+            "parcel_id",
+            "opened_on",
+            "law_date",
+            "closed_on",
+            "investigation_id",
+            "application_id",
+        ),
     }
 
 
@@ -221,17 +224,12 @@ def _detail_out(user, case) -> dict:
                 "citation": t.section_for(case.article),
                 "action": action,
                 "permitted": policy.can(user, action, case),
-                "blockers": [
-                    {"citation": r.citation, "text": r.text}
-                    for r in lifecycle.blockers(t.name, case.state, facts)
-                ],
+                "blockers": reasons_out(lifecycle.blockers(t.name, case.state, facts)),
             }
         )
     return {
         **_case_out(case),
-        "violator_address": case.violator_address,
-        "owner_address": case.owner_address,
-        "description": case.description,
+        **attrs(case, "violator_address", "owner_address", "description"),
         "steps": steps,
     }
 
@@ -281,21 +279,19 @@ def case_detail(request, case_id: int):
 def _order_out(order) -> dict:
     return {
         "id": order.pk,
-        "kind": order.kind,
-        "order_types": order.order_types,
-        "issued_on": order.issued_on,
-        "deadline": order.deadline,
-        "abatement_required": order.abatement_required,
-        "complied_on": order.complied_on,
-        "escalated_on": order.escalated_on,
-        "text": order.text,
+        **attrs(
+            order,
+            "kind",
+            "order_types",
+            "issued_on",
+            "deadline",
+            "abatement_required",
+            "complied_on",
+            "escalated_on",
+            "text",
+        ),
         "follow_ups": [
-            {
-                "scheduled_for": v.scheduled_for,
-                "inspected_on": v.inspected_on,
-                "complied": v.complied,
-                "findings": v.findings,
-            }
+            attrs(v, "scheduled_for", "inspected_on", "complied", "findings")
             for v in order.follow_ups.all()
         ],
         "reasons": order.determination.get("reasons", []),
@@ -339,7 +335,7 @@ def case_escalate(request, case_id: int):
         return Status(
             409,
             {
-                "detail": "The law does not allow this step now.",
+                "detail": REFUSED,
                 "reasons": [{"citation": citation, "text": "no order's deadline has passed unmet"}],
             },
         )
@@ -359,26 +355,20 @@ def _costs_out(case, on: dt.date) -> dict:
         "notice_sent_on": notice.sent_on if notice else None,
         "notice_received_on": notice.received_on if notice else None,
         "notice_late": bool(notice and notice.late),
-        "principal": balance.principal,
-        "paid": balance.paid,
-        "interest_accrued": balance.interest_accrued,
-        "interest_from": balance.interest_from,
-        "unpaid_principal": balance.unpaid_principal,
-        "unpaid_interest": balance.unpaid_interest,
-        "unpaid": balance.unpaid,
+        **attrs(
+            balance,
+            "principal",
+            "paid",
+            "interest_accrued",
+            "interest_from",
+            "unpaid_principal",
+            "unpaid_interest",
+            "unpaid",
+        ),
         "interest_periods": [
-            {
-                "after": p.after,
-                "through": p.through,
-                "principal": p.principal,
-                "interest": p.interest,
-            }
-            for p in balance.periods
+            attrs(p, "after", "through", "principal", "interest") for p in balance.periods
         ],
-        "interest_reasons": [
-            {"citation": r.citation, "text": r.text}
-            for r in (balance.reading.reasons if balance.reading else ())
-        ],
+        "interest_reasons": reasons_out(balance.reading.reasons if balance.reading else ()),
         "lien_effective_on": lien.effective_on if lien else None,
         "fines_due": fines.due,
         "fines_paid": fines.paid,
@@ -427,17 +417,20 @@ def case_payment(request, case_id: int, payload: PaymentIn):
 def _offence_out(o) -> dict:
     return {
         "id": o.pk,
-        "on": o.on,
-        "number": o.number,
-        "disposition": o.disposition,
-        "kind": o.kind,
-        "fine": o.fine,
-        "ticket_number": o.ticket_number,
-        "issued_on": o.issued_on,
-        "paid_on": o.paid_on,
-        "appealed_on": o.appealed_on,
-        "court": o.court,
-        "court_outcome": o.court_outcome,
+        **attrs(
+            o,
+            "on",
+            "number",
+            "disposition",
+            "kind",
+            "fine",
+            "ticket_number",
+            "issued_on",
+            "paid_on",
+            "appealed_on",
+            "court",
+            "court_outcome",
+        ),
     }
 
 

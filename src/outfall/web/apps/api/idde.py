@@ -14,7 +14,6 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.http import Http404
 from django.urls import reverse
 from django.utils import timezone
 from ninja import Field, Query, Router, Schema, Status
@@ -37,6 +36,14 @@ from outfall.web.apps.idde.selectors import suspensions as suspension_sel
 from outfall.web.apps.idde.services import investigations as inv_svc
 from outfall.web.apps.idde.services import spills as spill_svc
 from outfall.web.apps.idde.services import suspensions as suspension_svc
+from outfall.web.apps.kit.api import (
+    attrs,
+    page,
+    reason_dicts,
+    reasons_out,
+    town_or_current,
+    user_of,
+)
 
 router = Router(tags=["illicit discharges"])
 
@@ -393,33 +400,27 @@ class InvestigationFilterIn(PageIn):
 # ------------------------------------------------------------------ helpers
 
 
-def _user(request):
-    return request.auth
+_user = user_of
 
 
-def _town(request, slug: str) -> Town:
-    if not slug:
-        town = getattr(request, "town", None)
-        if town is None:
-            raise Http404("No town")
-        return town
-    town = Town.objects.filter(slug=slug).first()
-    if town is None:
-        raise InputError("town", slug, "no such town")
-    return town
+def _in_town(request, slug: str, action: str) -> tuple[Any, Town]:
+    """The caller and the town named (default: the current one), where they may do `action`."""
+    user = _user(request)
+    town = town_or_current(request, slug)
+    policy.require(user, action, town=town)
+    return user, town
 
 
-def _page(qs, limit: int, offset: int, out) -> dict:
-    if not 1 <= limit <= 200:
-        raise InputError("limit", limit, "must be between 1 and 200")
-    if offset < 0:
-        raise InputError("offset", offset, "must not be negative")
-    return {
-        "count": qs.count(),
-        "limit": limit,
-        "offset": offset,
-        "items": [out(x) for x in qs[offset : offset + limit]],
-    }
+def _record(request, get, pk: int, action: str, *, on_record: bool = False):
+    """The caller and their record `pk` (through its selector's `get`), on which they may do
+    `action` (a rule of the record's town, or `on_record` of the record itself)."""
+    user = _user(request)
+    record = get(user, pk)
+    if on_record:
+        policy.require(user, action, obj=record)
+    else:
+        policy.require(user, action, town=record.town)
+    return user, record
 
 
 def _choice(field: str, value: str, allowed) -> str:
@@ -443,14 +444,6 @@ def _law(field: str, value, ask):
         raise InputError(field, str(value), str(exc)) from None
 
 
-def _reasons(items) -> list[dict]:
-    return [{"citation": r["citation"], "text": r["text"]} for r in items or []]
-
-
-def _reason_objects(items) -> list[dict]:
-    return [{"citation": r.citation, "text": r.text} for r in items]
-
-
 # ------------------------------------------------------------------ reports
 
 
@@ -464,21 +457,14 @@ def _report_out(r: Report) -> dict:
         "id": r.pk,
         "tracking_number": r.tracking_number,
         "town": r.town.slug,
-        "submitted_at": r.submitted_at,
-        "source": r.source,
-        "latitude": r.latitude,
-        "longitude": r.longitude,
-        "address": r.address,
-        "description": r.description,
+        **attrs(r, "submitted_at", "source", "latitude", "longitude", "address", "description"),
         "seen": list(attributes.get("seen", [])),
         "flowing_now": attributes.get("flowing_now", "unknown"),
         "state": r.state,
         "state_label": report_sel.report_state_label(r),
         "status": r.status,
         "status_label": r.get_status_display(),
-        "status_note": r.status_note,
-        "expected_at": r.expected_at,
-        "triaged_at": r.triaged_at,
+        **attrs(r, "status_note", "expected_at", "triaged_at"),
         "duplicate_of": _report_ref(r.duplicate_of),
     }
 
@@ -487,25 +473,21 @@ def _report_out(r: Report) -> dict:
 def reports_list(request, filters: Query[ReportFilterIn]):
     """Reports of suspected illicit discharges in the town, newest first, with their triage
     state and public status (§ 267-5); `status` filters by the public status."""
-    user = _user(request)
-    town = _town(request, filters.town)
-    policy.require(user, "report.view", town=town)
+    user, town = _in_town(request, filters.town, "report.view")
     _choice("status", filters.status, Report.Status.values)
     _choice("state", filters.state, [s.value for s in ReportState])
     qs = report_sel.report_list_visible_to(user, town=town, status=filters.status or None)
     if filters.state:
         qs = qs.filter(state=filters.state)
     qs = qs.select_related("duplicate_of")
-    return _page(qs, filters.limit, filters.offset, _report_out)
+    return page(qs, filters.limit, filters.offset, _report_out)
 
 
 @router.get("/reports/{report_id}", response={200: ReportDetailOut, 404: IddeErrorOut})
 def report_detail(request, report_id: int):
     """One report with its contact details, possible duplicates near in place and time, the
     reports marked duplicates of it and the investigations it led to."""
-    user = _user(request)
-    report = report_sel.report_get(user, report_id)
-    policy.require(user, "report.view", obj=report)
+    _, report = _record(request, report_sel.report_get, report_id, "report.view", on_record=True)
     nearby = [
         {
             "id": n.report.pk,
@@ -520,9 +502,7 @@ def report_detail(request, report_id: int):
     duplicates = Report.objects.filter(duplicate_of=report).order_by("submitted_at", "pk")
     return {
         **_report_out(report),
-        "contact_name": report.contact_name,
-        "contact_email": report.contact_email,
-        "contact_phone": report.contact_phone,
+        **attrs(report, "contact_name", "contact_email", "contact_phone"),
         "open311_client": report.open311_client.name if report.open311_client_id else "",
         "photo_url": reverse("idde:report_photo", args=[report.pk]) if report.photo else None,
         "photo_sha256": report.photo_sha256,
@@ -549,13 +529,16 @@ def _investigation_out(i) -> dict:
         "opened_on": i.opened_on,
         "report": _report_ref(i.report),
         "asset": i.asset.asset_id if i.asset_id else "",
-        "property_address": i.property_address,
-        "parcel_id": i.parcel_id,
-        "responsible_name": i.responsible_name,
-        "discharge_kind": i.discharge_kind,
-        "verdict": i.verdict,
-        "referred_on": i.referred_on,
-        "closed_on": i.closed_on,
+        **attrs(
+            i,
+            "property_address",
+            "parcel_id",
+            "responsible_name",
+            "discharge_kind",
+            "verdict",
+            "referred_on",
+            "closed_on",
+        ),
     }
 
 
@@ -568,7 +551,7 @@ def _determination_out(d) -> dict:
         "conditions": d.conditions or {},
         "outcome": d.outcome,
         "citation": details.get("citation", "§ 267-7"),
-        "reasons": _reasons(d.reasons),
+        "reasons": reason_dicts(d.reasons),
         "unmet_conditions": details.get("unmet_conditions", []),
         "unknown_conditions": details.get("unknown_conditions", []),
         "required_actions": details.get("required_actions", []),
@@ -583,12 +566,10 @@ def _determination_out(d) -> dict:
 )
 def investigations_list(request, filters: Query[InvestigationFilterIn]):
     """The Department's investigations in the town, newest first (§ 267-5)."""
-    user = _user(request)
-    town = _town(request, filters.town)
-    policy.require(user, "investigation.view", town=town)
+    user, town = _in_town(request, filters.town, "investigation.view")
     _choice("state", filters.state, [s.value for s in InvestigationState])
     qs = inv_sel.investigation_list_visible_to(user, town=town, state=filters.state or None)
-    return _page(qs, filters.limit, filters.offset, _investigation_out)
+    return page(qs, filters.limit, filters.offset, _investigation_out)
 
 
 def _investigation_detail(investigation) -> dict:
@@ -596,9 +577,7 @@ def _investigation_detail(investigation) -> dict:
     latest = determinations.first()
     return {
         **_investigation_out(investigation),
-        "responsible_address": investigation.responsible_address,
-        "responsible_email": investigation.responsible_email,
-        "source_tracing": investigation.source_tracing,
+        **attrs(investigation, "responsible_address", "responsible_email", "source_tracing"),
         "conditions": investigation.conditions or {},
         "discharge_eliminated": investigation.discharge_eliminated,
         "closing_note": investigation.closing_note,
@@ -606,10 +585,8 @@ def _investigation_detail(investigation) -> dict:
         "determinations": determinations.count(),
         "steps": [
             {
-                "name": s.name,
-                "label": s.label,
-                "citation": s.citation,
-                "blockers": _reason_objects(s.blockers),
+                **attrs(s, "name", "label", "citation"),
+                "blockers": reasons_out(s.blockers),
             }
             for s in inv_sel.investigation_steps(investigation)
         ],
@@ -623,9 +600,9 @@ def _investigation_detail(investigation) -> dict:
 def investigation_detail(request, investigation_id: int):
     """One investigation with the latest § 267-7 determination (outcome, reasons with their
     sections, conditions unmet or unknown) and the steps open from its state."""
-    user = _user(request)
-    investigation = inv_sel.investigation_get(user, investigation_id)
-    policy.require(user, "investigation.view", obj=investigation)
+    _, investigation = _record(
+        request, inv_sel.investigation_get, investigation_id, "investigation.view", on_record=True
+    )
     return _investigation_detail(investigation)
 
 
@@ -644,9 +621,13 @@ def investigation_evaluate(request, investigation_id: int, payload: EvaluationIn
     is kept as made and moves the investigation (prohibited → awaiting referral, exempt →
     closed, exempt_if → awaiting its conditions); 409 when the investigation's state does not
     allow it."""
-    user = _user(request)
-    investigation = inv_sel.investigation_get(user, investigation_id)
-    policy.require(user, "investigation.evaluate", obj=investigation)
+    user, investigation = _record(
+        request,
+        inv_sel.investigation_get,
+        investigation_id,
+        "investigation.evaluate",
+        on_record=True,
+    )
     as_of = payload.as_of or timezone.localdate()
     record = _law(
         "as_of",
@@ -672,25 +653,26 @@ def _permit_out(p) -> dict:
         "town": p.town.slug,
         "state": p.state,
         "state_label": PERMIT_STATE_LABELS.get(DischargePermitState(p.state), p.state),
-        "property_address": p.property_address,
-        "applicant_name": p.applicant_name,
-        "intake_inside_structure": p.intake_inside_structure,
-        "applied_on": p.applied_on,
-        "first_discharge_on": p.first_discharge_on,
-        "issued_on": p.issued_on,
-        "refused_on": p.refused_on,
-        "inspection_planned_on": p.inspection_planned_on,
-        "inspected_on": p.inspected_on,
-        "inspection_passed": p.inspection_passed,
+        **attrs(
+            p,
+            "property_address",
+            "applicant_name",
+            "intake_inside_structure",
+            "applied_on",
+            "first_discharge_on",
+            "issued_on",
+            "refused_on",
+            "inspection_planned_on",
+            "inspected_on",
+            "inspection_passed",
+        ),
     }
 
 
 @router.get("/discharge-permits", response={200: list[DischargePermitOut], 403: IddeErrorOut})
 def discharge_permits_list(request, town: str = ""):
     """Sump pump discharge permits of the town, newest first (§ 267-7D(2)(g))."""
-    user = _user(request)
-    where = _town(request, town)
-    policy.require(user, "discharge_permit.manage", town=where)
+    user, where = _in_town(request, town, "discharge_permit.manage")
     return [_permit_out(p) for p in permit_sel.discharge_permit_list_visible_to(user, where)]
 
 
@@ -701,23 +683,21 @@ def discharge_permits_list(request, town: str = ""):
 def discharge_permit_detail(request, permit_id: int, on: dt.date | None = None):
     """One permit, with what § 267-7 says of the property's pumped discharge on day `on`
     (default today) from the facts the record holds."""
-    user = _user(request)
-    permit = permit_sel.discharge_permit_get(user, permit_id)
-    policy.require(user, "discharge_permit.manage", town=permit.town)
+    _, permit = _record(
+        request, permit_sel.discharge_permit_get, permit_id, "discharge_permit.manage"
+    )
     day = on or timezone.localdate()
     det = _law("on", day.isoformat(), lambda: permit_sel.discharge_permit_evaluation(permit, day))
     return {
         **_permit_out(permit),
-        "applicant_email": permit.applicant_email,
-        "conditions": permit.conditions,
-        "refusal_reason": permit.refusal_reason,
+        **attrs(permit, "applicant_email", "conditions", "refusal_reason"),
         "inspection_findings": permit.inspection_findings or {},
         "inspection_notes": permit.inspection_notes,
-        "last_determination": _reasons((permit.determination or {}).get("reasons")),
+        "last_determination": reason_dicts((permit.determination or {}).get("reasons")),
         "evaluation": {
             "on": day,
             "outcome": str(det.outcome),
-            "reasons": _reason_objects(det.reasons),
+            "reasons": reasons_out(det.reasons),
             "unmet_conditions": det.details.get("unmet_conditions", []),
             "unknown_conditions": det.details.get("unknown_conditions", []),
         },
@@ -739,14 +719,10 @@ def _notice_out(n) -> dict:
         "kind": n.kind,
         "kind_label": n.get_kind_display(),
         "citation": summary["citation"],
-        "property_address": n.property_address,
-        "person_name": n.person_name,
-        "received_at": n.received_at,
-        "planned_for": n.planned_for,
-        "approved": n.approved,
+        **attrs(n, "property_address", "person_name", "received_at", "planned_for", "approved"),
         "awaiting_decision": summary["awaiting_decision"],
         "outcome": summary["outcome"],
-        "reasons": _reasons(summary["reasons"]),
+        "reasons": reason_dicts(summary["reasons"]),
         "unmet_conditions": summary["unmet"],
         "unknown_conditions": summary["unknown"],
     }
@@ -756,9 +732,7 @@ def _notice_out(n) -> dict:
 def notices_list(request, town: str = "", kind: str = ""):
     """Notices given to the Department before a discharge — dye tests, pool draining, advance
     written approvals (§ 267-7D(2)(m), (k), (o)) — with the law's answer kept with each."""
-    user = _user(request)
-    where = _town(request, town)
-    policy.require(user, "discharge_notice.record", town=where)
+    user, where = _in_town(request, town, "discharge_notice.record")
     _choice("kind", kind, DischargeNotice.Kind.values)
     return [_notice_out(n) for n in notice_sel.notice_list_visible_to(user, where, kind or None)]
 
@@ -775,20 +749,20 @@ def _spill_out(s, now: dt.datetime) -> dict:
         "id": s.pk,
         "number": s.number,
         "town": s.town.slug,
-        "facility": s.facility,
-        "facility_address": s.facility_address,
-        "commercial_or_industrial": s.commercial_or_industrial,
-        "material": s.material,
+        **attrs(s, "facility", "facility_address", "commercial_or_industrial", "material"),
         "material_label": s.get_material_display(),
         "discovered_at": s.discovered_at,
         "state": _spill_state(s).value,
         "state_label": spill_machine.STATE_LABELS[_spill_state(s)],
-        "fire_police_notified_at": s.fire_police_notified_at,
-        "department_notified_at": s.department_notified_at,
-        "written_confirmation_on": s.written_confirmation_on,
-        "records_kept_until": s.records_kept_until,
-        "contained_on": s.contained_on,
-        "closed_on": s.closed_on,
+        **attrs(
+            s,
+            "fire_police_notified_at",
+            "department_notified_at",
+            "written_confirmation_on",
+            "records_kept_until",
+            "contained_on",
+            "closed_on",
+        ),
         "late": spill_sel.spill_late_flags(s, now=now),
     }
 
@@ -799,33 +773,33 @@ def _spill_detail(s) -> dict:
     facts = spill_svc.spill_facts(s)
     return {
         **_spill_out(s, now),
-        "description": s.description,
-        "containment_note": s.containment_note,
-        "prevention_steps": s.prevention_steps,
-        "closing_note": s.closing_note,
+        **attrs(s, "description", "containment_note", "prevention_steps", "closing_note"),
         "notices_never_given": list(s.notices_never_given or []),
         "clocks": [
             {
-                "key": r.key,
-                "label": r.label,
-                "due": r.due,
-                "raw_due": r.raw_due,
-                "moved_because": r.moved_because,
-                "citation": r.citation,
-                "explanation": r.explanation,
-                "done": r.done,
-                "status": r.status,
-                "flag": r.flag,
+                **attrs(
+                    r,
+                    "key",
+                    "label",
+                    "due",
+                    "raw_due",
+                    "moved_because",
+                    "citation",
+                    "explanation",
+                    "done",
+                    "status",
+                    "flag",
+                ),
             }
             for r in spill_sel.spill_clock_rows(s, now=now)
         ],
-        "reasons": _reason_objects(spill_svc.spill_law(s).reasons),
+        "reasons": reasons_out(spill_svc.spill_law(s).reasons),
         "steps": [
             {
                 "name": t.name,
                 "label": t.label,
                 "citation": t.section,
-                "blockers": _reason_objects(
+                "blockers": reasons_out(
                     spill_machine.blockers(t.name, state, facts) if t.name == "close" else []
                 ),
             }
@@ -837,9 +811,7 @@ def _spill_detail(s) -> dict:
 @router.get("/spills", response={200: list[SpillOut], 403: IddeErrorOut})
 def spills_list(request, town: str = ""):
     """Releases reported under § 267-9, newest first, each with any late notice flagged."""
-    user = _user(request)
-    where = _town(request, town)
-    policy.require(user, "spill.manage", town=where)
+    user, where = _in_town(request, town, "spill.manage")
     now = timezone.now()
     return [_spill_out(s, now) for s in spill_sel.spill_list_visible_to(user, where)]
 
@@ -847,9 +819,7 @@ def spills_list(request, town: str = ""):
 @router.post("/spills", response={201: SpillDetailOut, 403: IddeErrorOut, 422: BadInputOut})
 def spill_report(request, payload: SpillIn, town: str = ""):
     """Record a release; its § 267-9 clocks start at the time it was discovered."""
-    user = _user(request)
-    where = _town(request, town)
-    policy.require(user, "spill.manage", town=where)
+    user, where = _in_town(request, town, "spill.manage")
     discovered_at = _aware(payload.discovered_at)
     spill = _law(
         "discovered_at",
@@ -872,9 +842,7 @@ def spill_report(request, payload: SpillIn, town: str = ""):
 def spill_detail(request, spill_id: int):
     """One release with every § 267-9 clock from the law engine (due, raw date, why it moved,
     section, explanation) beside what was done, and the steps open from its state."""
-    user = _user(request)
-    spill = spill_sel.spill_get(user, spill_id)
-    policy.require(user, "spill.manage", town=spill.town)
+    _, spill = _record(request, spill_sel.spill_get, spill_id, "spill.manage")
     return _spill_detail(spill)
 
 
@@ -890,9 +858,7 @@ def spill_detail(request, spill_id: int):
 )
 def spill_contain(request, spill_id: int, payload: ContainmentIn):
     """Record the containment and clean-up of the release (§ 267-9)."""
-    user = _user(request)
-    spill = spill_sel.spill_get(user, spill_id)
-    policy.require(user, "spill.manage", town=spill.town)
+    user, spill = _record(request, spill_sel.spill_get, spill_id, "spill.manage")
     spill_svc.spill_containment_record(
         spill, contained_on=payload.contained_on, note=payload.note, actor=user
     )
@@ -912,9 +878,7 @@ def spill_contain(request, spill_id: int, payload: ContainmentIn):
 def spill_close(request, spill_id: int, payload: SpillCloseIn):
     """Close a contained release's record: every notice owed recorded or named as never given,
     a commercial or industrial facility's steps against a recurrence on record (§ 267-9)."""
-    user = _user(request)
-    spill = spill_sel.spill_get(user, spill_id)
-    policy.require(user, "spill.manage", town=spill.town)
+    user, spill = _record(request, spill_sel.spill_get, spill_id, "spill.manage")
     spill_svc.spill_close(spill, actor=user, **payload.dict())
     return _spill_detail(spill_sel.spill_get(user, spill_id))
 
@@ -927,13 +891,9 @@ def _suspension_out(s) -> dict:
         "id": s.pk,
         "number": suspension_svc.suspension_number(s),
         "town": s.town.slug,
-        "property_address": s.property_address,
-        "person_name": s.person_name,
-        "ordered_at": s.ordered_at,
+        **attrs(s, "property_address", "person_name", "ordered_at"),
         "status": suspension_sel.suspension_status(s),
-        "investigation_id": s.investigation_id,
-        "complied": s.complied,
-        "reinstated_at": s.reinstated_at,
+        **attrs(s, "investigation_id", "complied", "reinstated_at"),
     }
 
 
@@ -942,10 +902,10 @@ def _suspension_detail(s) -> dict:
         **_suspension_out(s),
         "imminent_risk_finding": s.imminent_risk_finding,
         "ordered_by": s.ordered_by.get_username(),
-        "reasons": _reasons((s.determination or {}).get("reasons")),
+        "reasons": reason_dicts((s.determination or {}).get("reasons")),
         "steps_taken": s.steps_taken,
         "steps_recorded_at": s.steps_recorded_at,
-        "steps_reasons": _reasons((s.steps_determination or {}).get("reasons")),
+        "steps_reasons": reason_dicts((s.steps_determination or {}).get("reasons")),
         "reinstatement_note": s.reinstatement_note,
         "document_url": (reverse("idde:suspension_document", args=[s.pk]) if s.document else None),
     }
@@ -954,9 +914,7 @@ def _suspension_detail(s) -> dict:
 @router.get("/suspensions", response={200: list[SuspensionOut], 403: IddeErrorOut})
 def suspensions_list(request, town: str = ""):
     """Emergency suspensions of storm drain access in the town, newest first (§ 267-8)."""
-    user = _user(request)
-    where = _town(request, town)
-    policy.require(user, "suspension.view", town=where)
+    user, where = _in_town(request, town, "suspension.view")
     return [_suspension_out(s) for s in suspension_sel.suspension_list_visible_to(user, where)]
 
 
@@ -967,9 +925,7 @@ def suspensions_list(request, town: str = ""):
 def suspension_order(request, payload: SuspensionIn, town: str = ""):
     """The DPW Director's order, made only when `may_suspend_access` allows it (409 with the
     law's reasons otherwise); the order PDF is filed with it."""
-    user = _user(request)
-    where = _town(request, town)
-    policy.require(user, "suspension.order", town=where)
+    user, where = _in_town(request, town, "suspension.order")
     investigation = None
     if payload.investigation_id is not None:
         investigation = (
@@ -1005,9 +961,7 @@ def suspension_order(request, payload: SuspensionIn, town: str = ""):
 def suspension_detail(request, suspension_id: int):
     """One suspension: the order and its finding with the law's reasons, compliance, the steps
     taken when it was ignored, reinstatement."""
-    user = _user(request)
-    s = suspension_sel.suspension_get(user, suspension_id)
-    policy.require(user, "suspension.view", town=s.town)
+    _, s = _record(request, suspension_sel.suspension_get, suspension_id, "suspension.view")
     return _suspension_detail(s)
 
 
@@ -1017,9 +971,7 @@ def suspension_detail(request, suspension_id: int):
 )
 def suspension_compliance(request, suspension_id: int, payload: ComplianceIn):
     """Record whether the order was obeyed and, if not, the steps the agency took (§ 267-8)."""
-    user = _user(request)
-    s = suspension_sel.suspension_get(user, suspension_id)
-    policy.require(user, "suspension.order", town=s.town)
+    user, s = _record(request, suspension_sel.suspension_get, suspension_id, "suspension.order")
     recorded_at = _aware(payload.recorded_at)
     _law(
         "recorded_at",
@@ -1041,9 +993,7 @@ def suspension_compliance(request, suspension_id: int, payload: ComplianceIn):
 )
 def suspension_reinstate(request, suspension_id: int, payload: ReinstatementIn):
     """Give storm drain access back once the risk has passed (§ 267-8)."""
-    user = _user(request)
-    s = suspension_sel.suspension_get(user, suspension_id)
-    policy.require(user, "suspension.order", town=s.town)
+    user, s = _record(request, suspension_sel.suspension_get, suspension_id, "suspension.order")
     suspension_svc.suspension_reinstate(
         s, reinstated_at=_aware(payload.reinstated_at), note=payload.note, actor=user
     )
