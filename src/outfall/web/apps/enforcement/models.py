@@ -7,6 +7,7 @@ from django.db import models
 
 from outfall.compliance.lifecycle.enforcement import STATE_LABELS, EnforcementState
 from outfall.web.apps.core.files import PrivateName
+from outfall.web.apps.kit.snapshots import DeterminationField
 
 USER = settings.AUTH_USER_MODEL
 
@@ -72,9 +73,7 @@ class Order(models.Model):
     complied_on = models.DateField(null=True, blank=True)
     escalated_on = models.DateField(null=True, blank=True)
     issued_by = models.ForeignKey(USER, on_delete=models.PROTECT)
-    determination = models.JSONField(
-        default=dict, blank=True, help_text="the law's assessment of the order, as made"
-    )
+    determination = DeterminationField(help_text="the law's assessment of the order, as made")
 
     @property
     def is_notice(self) -> bool:
@@ -236,7 +235,7 @@ class Offence(models.Model):
     )
     kind = models.CharField(max_length=10, blank=True)
     description = models.CharField(max_length=300, blank=True)
-    determination = models.JSONField(default=dict, blank=True)
+    determination = DeterminationField(help_text="the law's penalty for the offence, as made")
     issued_by = models.ForeignKey(
         USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )

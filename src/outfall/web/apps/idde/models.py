@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 
 from outfall.web.apps.core.files import PrivateName
+from outfall.web.apps.kit.snapshots import DeterminationField, DeterminationSnapshot
 
 USER = settings.AUTH_USER_MODEL
 
@@ -125,20 +126,15 @@ class ReportSettings(models.Model):
     )
 
 
-class DischargeDetermination(models.Model):
-    """A snapshot of the law's § 267-7 evaluation of a discharge, kept as made."""
+class DischargeDetermination(DeterminationSnapshot):
+    """A snapshot of the law's § 267-7 evaluation of a discharge, kept as made, with the kind
+    and conditions it was asked about."""
 
     investigation = models.ForeignKey(
         Investigation, on_delete=models.CASCADE, related_name="determinations"
     )
-    as_of = models.DateField()
     kind = models.CharField(max_length=60)
     conditions = models.JSONField(default=dict)
-    outcome = models.CharField(max_length=20)
-    reasons = models.JSONField()
-    details = models.JSONField(default=dict)
-    parameters = models.JSONField(default=list)
-    made_at = models.DateTimeField(auto_now_add=True)
     made_by = models.ForeignKey(USER, on_delete=models.PROTECT)
 
 
@@ -165,8 +161,8 @@ class DischargePermit(models.Model):
     inspection_passed = models.BooleanField(null=True)
     inspection_findings = models.JSONField(default=dict, blank=True)
     inspection_notes = models.TextField(blank=True)
-    determination = models.JSONField(
-        default=dict, blank=True, help_text="the law's § 267-7 answer at the last step, as made"
+    determination = DeterminationField(
+        help_text="the law's § 267-7 answer at the last step, as made"
     )
     document = models.FileField(
         upload_to=PrivateName("idde/discharge_permits"), null=True, blank=True
@@ -217,9 +213,7 @@ class Spill(models.Model):
     contained_on = models.DateField(null=True, blank=True)
     recorded_by = models.ForeignKey(USER, on_delete=models.PROTECT)
     closed_on = models.DateField(null=True, blank=True)
-    determination = models.JSONField(
-        default=dict, blank=True, help_text="the law's § 267-9 deadlines at the last record"
-    )
+    determination = DeterminationField(help_text="the law's § 267-9 deadlines at the last record")
     containment_note = models.TextField(
         blank=True, help_text="how the release was contained and cleaned up"
     )
@@ -247,10 +241,10 @@ class EmergencySuspension(models.Model):
     complied = models.BooleanField(null=True)
     reinstated_at = models.DateTimeField(null=True, blank=True)
     ordered_by = models.ForeignKey(USER, on_delete=models.PROTECT)
-    determination = models.JSONField(
-        default=dict, blank=True, help_text="the law's § 267-8 answer when the order was made"
-    )
+    determination = DeterminationField(help_text="the law's § 267-8 answer when the order was made")
     document = models.FileField(upload_to=PrivateName("idde/suspensions"), null=True, blank=True)
-    steps_determination = models.JSONField(default=dict, blank=True)
+    steps_determination = DeterminationField(
+        help_text="the law's § 267-8 answer on the steps taken when the order was ignored"
+    )
     steps_recorded_at = models.DateTimeField(null=True, blank=True)
     reinstatement_note = models.TextField(blank=True)

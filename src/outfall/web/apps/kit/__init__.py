@@ -7,6 +7,8 @@ the same way, done once.
 - `refusals`: the one shape of a service's refusal (the lifecycle's TransitionNotAllowed, or
   `Refused`): every reason with its section;
 - `locks`: the one row lock;
+- `snapshots`: the one shape of a stored determination — `determination_snapshot`, the
+  `DeterminationField` a record keeps one in, the `DeterminationSnapshot` table shape;
 - `clocks`: the one clock type every case type's clocks use (`CaseClock`);
 - templates `kit/step.html`, `kit/_refusal.html`, `kit/_field.html` (pages) and
   `kit/document.html` with `kit/document.css` (the printed-document base).

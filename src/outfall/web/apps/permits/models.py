@@ -11,6 +11,7 @@ from django.db import models
 
 from outfall.compliance.lifecycle import STATE_LABELS, PermitState
 from outfall.web.apps.core.files import PrivateName
+from outfall.web.apps.kit.snapshots import DeterminationSnapshot
 
 USER = settings.AUTH_USER_MODEL
 
@@ -91,18 +92,12 @@ class Application(models.Model):
         return STATE_LABELS[PermitState(self.state)]
 
 
-class DeterminationRecord(models.Model):
+class DeterminationRecord(DeterminationSnapshot):
     """A snapshot of a determination the law made for this case, reproducible years later."""
 
     application = models.ForeignKey(
         Application, on_delete=models.CASCADE, related_name="determinations"
     )
-    question = models.CharField(max_length=200)
-    as_of = models.DateField()
-    outcome = models.JSONField()
-    reasons = models.JSONField()
-    parameters = models.JSONField()
-    made_at = models.DateTimeField(auto_now_add=True)
 
 
 class PlanItem(models.Model):

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 from decimal import Decimal, InvalidOperation
 
-from django.core.serializers.json import DjangoJSONEncoder
 from django.utils import timezone
 
 from outfall.kernel.errors import InputError
@@ -47,8 +45,3 @@ def positive_amount(field: str, value, citation: str | None = None) -> Decimal:
     if amount != amount.quantize(Decimal("0.01")):
         raise InputError(field, value, "has more than two decimal places", citation)
     return amount
-
-
-def snapshot(determination) -> dict:
-    """A determination as kept on the record: JSON, with amounts and dates as text."""
-    return json.loads(json.dumps(determination.as_dict(), cls=DjangoJSONEncoder))

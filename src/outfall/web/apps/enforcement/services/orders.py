@@ -30,11 +30,11 @@ from outfall.web.apps.enforcement.services.common import (
     not_after_today,
     not_before,
     require_date,
-    snapshot,
     today_or,
 )
 from outfall.web.apps.enforcement.services.transitions import case_transition
 from outfall.web.apps.kit.locks import lock_row
+from outfall.web.apps.kit.snapshots import determination_snapshot
 
 KINDS = {"notice_of_violation": "issue_notice", "order": "issue_order"}
 S = EnforcementState
@@ -99,7 +99,7 @@ def order_issue(
             abatement_required=det.details["abatement_required"],
             text=text.strip(),
             issued_by=actor,
-            determination=snapshot(det),
+            determination=determination_snapshot(det),
         )
         if follow_up_on is not None:
             FollowUpInspection.objects.create(order=order, scheduled_for=follow_up_on)

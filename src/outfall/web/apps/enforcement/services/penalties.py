@@ -26,11 +26,11 @@ from outfall.web.apps.enforcement.services.common import (
     not_after_today,
     not_before,
     require_date,
-    snapshot,
     today_or,
 )
 from outfall.web.apps.kit.locks import lock_row
 from outfall.web.apps.kit.refusals import Refused
+from outfall.web.apps.kit.snapshots import determination_snapshot
 
 
 class PenaltyRefused(Refused):
@@ -187,7 +187,7 @@ def ticket_issue(
         offence.issued_on = issued_on
         offence.issued_by = actor
         offence.ticket_number = ticket_number.strip() or f"{locked.number}-T{offence.number}"
-        offence.determination = snapshot(det)
+        offence.determination = determination_snapshot(det)
         offence.save()
         doc = document_generate(
             locked,
@@ -243,7 +243,7 @@ def criminal_refer(
         offence.issued_on = referred_on
         offence.issued_by = actor
         offence.court = court.strip()
-        offence.determination = snapshot(det)
+        offence.determination = determination_snapshot(det)
         offence.save()
         audit_record(
             actor=actor,

@@ -21,6 +21,7 @@ from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.idde.models import DischargePermit
 from outfall.web.apps.idde.selectors.discharge_permits import discharge_permit_evaluation
 from outfall.web.apps.kit.locks import lock_row
+from outfall.web.apps.kit.snapshots import determination_snapshot
 from outfall.web.apps.permits.documents import render_pdf
 
 SECTION = machine.SECTION
@@ -104,7 +105,7 @@ def discharge_permit_apply(
             applied_on=applied_on,
             first_discharge_on=first_discharge_on,
             state=machine.DischargePermitState.APPLIED,
-            determination=det.as_dict(),
+            determination=determination_snapshot(det),
         )
         audit_record(
             actor=actor,
@@ -189,7 +190,7 @@ def discharge_permit_issue(
             p.conditions = conditions
         if inspection_planned_on:
             p.inspection_planned_on = inspection_planned_on
-        p.determination = discharge_permit_evaluation(p, issued_on).as_dict()
+        p.determination = determination_snapshot(discharge_permit_evaluation(p, issued_on))
         if with_pdf:
             pdf = pdf_from_template(
                 "idde/discharge_permits/permit_document.html",
@@ -231,7 +232,7 @@ def discharge_permit_refuse(
         p.state = step.target
         p.refused_on = refused_on
         p.refusal_reason = reason
-        p.determination = discharge_permit_evaluation(p, refused_on).as_dict()
+        p.determination = determination_snapshot(discharge_permit_evaluation(p, refused_on))
         p.save()
         audit_record(
             actor=actor,
@@ -275,7 +276,7 @@ def discharge_permit_inspect(
             "not_a_significant_pollutant_source": not_a_significant_pollutant_source,
         }
         det = discharge_permit_evaluation(p, inspected_on)
-        p.determination = det.as_dict()
+        p.determination = determination_snapshot(det)
         p.save()
         audit_record(
             actor=actor,

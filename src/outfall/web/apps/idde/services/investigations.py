@@ -134,7 +134,6 @@ def investigation_evaluate(
     det = s267_07_discharges.classify_discharge(
         kind, known, as_of=as_of, town=investigation.town.slug
     )
-    data = det.as_dict()
     with transaction.atomic():
         investigation = lock_row(investigation, "town")
         investigation.discharge_kind = kind
@@ -150,16 +149,8 @@ def investigation_evaluate(
         if step.target is InvestigationState.CLOSED:
             investigation.closed_on = timezone.localdate()
         investigation.save()
-        record = DischargeDetermination.objects.create(
-            investigation=investigation,
-            as_of=as_of,
-            kind=kind,
-            conditions=known,
-            outcome=str(det.outcome),
-            reasons=data["reasons"],
-            details=data["details"],
-            parameters=[_parameter_version(p) for p in data["parameters"]],
-            made_by=actor,
+        record = DischargeDetermination.record(
+            det, investigation=investigation, kind=kind, conditions=known, made_by=actor
         )
         audit_record(
             actor=actor,
@@ -250,14 +241,6 @@ def _facts(investigation: Investigation, law_date: dt.date | None) -> Investigat
 def _law_date(investigation: Investigation) -> dt.date | None:
     latest = investigation.determinations.order_by("-made_at", "-pk").first()
     return latest.as_of if latest else None
-
-
-def _parameter_version(p: dict[str, Any]) -> dict[str, Any]:
-    """A parameter as used: its version and citation; scalar values kept, catalogues named only."""
-    kept = {k: v for k, v in p.items() if k != "value"}
-    if not isinstance(p.get("value"), list | dict):
-        kept["value"] = p.get("value")
-    return kept
 
 
 def _new_number(town, opened_on: dt.date) -> str:

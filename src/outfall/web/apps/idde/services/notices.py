@@ -21,6 +21,7 @@ from outfall.law.s267_07_discharges import classify_discharge
 from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.idde.models import DischargeNotice
 from outfall.web.apps.kit.locks import lock_row
+from outfall.web.apps.kit.snapshots import determination_snapshot
 
 DYE_TEST = "§ 267-7D(2)(m)"
 POOL = "§ 267-7D(2)(k)"
@@ -70,7 +71,11 @@ def dye_test_log(
             person_name=person_name,
             received_at=received_at,
             planned_for=test_at,
-            details={"told_by": told_by, "notes": notes, "determination": det.as_dict()},
+            details={
+                "told_by": told_by,
+                "notes": notes,
+                "determination": determination_snapshot(det),
+            },
             recorded_by=actor,
         )
         audit_record(
@@ -114,7 +119,7 @@ def pool_draining_declare(
             person_name=person_name,
             received_at=received_at,
             planned_for=drain_at,
-            details={"conditions": conditions, "determination": det.as_dict()},
+            details={"conditions": conditions, "determination": determination_snapshot(det)},
             approved=None,
             recorded_by=actor,
         )
@@ -225,7 +230,7 @@ def advance_approval_decide(
             "decided_by": actor.get_full_name() or actor.get_username(),
             "conditions": conditions,
             "reason": reason,
-            "determination": det.as_dict(),
+            "determination": determination_snapshot(det),
         }
         n.save(update_fields=["approved", "details"])
         audit_record(

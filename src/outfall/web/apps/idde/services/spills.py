@@ -26,6 +26,7 @@ from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.idde.models import Spill
 from outfall.web.apps.idde.services.discharge_permits import next_number
 from outfall.web.apps.kit.locks import lock_row
+from outfall.web.apps.kit.snapshots import determination_snapshot
 
 SECTION = "§ 267-9"
 
@@ -88,7 +89,7 @@ def spill_report(
         )
         det = spill_law(spill)
         spill.records_kept_until = _retention(det)
-        spill.determination = det.as_dict()
+        spill.determination = determination_snapshot(det)
         spill.save()
         audit_record(
             actor=actor,
@@ -152,7 +153,7 @@ def spill_notifications_record(
         s.written_confirmation_on = written_confirmation_on
         det = spill_law(s)
         s.records_kept_until = _retention(det)
-        s.determination = det.as_dict()
+        s.determination = determination_snapshot(det)
         s.save()
         after = {
             "fire_police_notified_at": fire_police_notified_at,

@@ -23,6 +23,7 @@ from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.idde.models import EmergencySuspension
 from outfall.web.apps.idde.services.discharge_permits import pdf_from_template
 from outfall.web.apps.kit.locks import lock_row
+from outfall.web.apps.kit.snapshots import determination_snapshot
 
 SECTION = "§ 267-8"
 ORDER_TEMPLATE = "idde/documents/suspension_order.html"
@@ -84,7 +85,7 @@ def suspension_order(
             ordered_at=ordered_at,
             imminent_risk_finding=finding,
             ordered_by=actor,
-            determination=det.as_dict(),
+            determination=determination_snapshot(det),
         )
         pdf = suspension_order_pdf(s)
         digest = hashlib.sha256(pdf).hexdigest()[:12]
@@ -139,7 +140,7 @@ def suspension_compliance_record(
         s.complied = complied
         s.steps_taken = steps_taken if not complied else ""
         s.steps_recorded_at = recorded_at
-        s.steps_determination = det.as_dict()
+        s.steps_determination = determination_snapshot(det)
         s.save()
         audit_record(
             actor=actor,

@@ -93,19 +93,6 @@ def _audit(application, *, actor, action, section, summary, obj, changes=None, p
     )
 
 
-def _snapshot(application: Application, det: Determination) -> DeterminationRecord:
-    """Keep the determination a step relied on, so the step can be reproduced later."""
-    d = det.as_dict()
-    return DeterminationRecord.objects.create(
-        application=application,
-        question=det.question,
-        as_of=det.as_of,
-        outcome=d["outcome"],
-        reasons=d["reasons"],
-        parameters=d["parameters"],
-    )
-
-
 def _refuse(name: str, application: Application, reasons: Sequence[Reason]) -> None:
     if reasons:
         raise TransitionNotAllowed(name, application.state, list(reasons))
@@ -273,7 +260,7 @@ def surety_post(
             instrument_reference=instrument_reference,
             approved_by_town_counsel_on=approved_by_town_counsel_on,
         )
-        _snapshot(application, det)
+        DeterminationRecord.record(det, application=application)
         _audit(
             application,
             actor=actor,
@@ -367,7 +354,7 @@ def surety_release(
         release = SuretyRelease.objects.create(
             surety=surety, kind=kind, amount=amount, released_on=released_on, phase=phase
         )
-        _snapshot(application, det)
+        DeterminationRecord.record(det, application=application)
         release.letter = document_generate(
             application,
             "surety_release",
@@ -463,7 +450,9 @@ def construction_complete(application: Application, *, completed_on: dt.date, ac
             extra={"construction_completed_on": completed_on},
         )
         if application.complete_on is not None:
-            _snapshot(application, permit_clock_for(application).running)
+            DeterminationRecord.record(
+                permit_clock_for(application).running, application=application
+            )
     return application
 
 
@@ -617,9 +606,9 @@ def inspection_record(
                     actor=actor,
                 )
             )
-        _snapshot(application, det)
+        DeterminationRecord.record(det, application=application)
         if outcome is not None:
-            _snapshot(application, outcome)
+            DeterminationRecord.record(outcome, application=application)
         verdict = {True: "passed", False: "failed", None: "no verdict"}[passed]
         _audit(
             application,
@@ -752,7 +741,7 @@ def change_notice_decide(
         notice.decided_on = decided_on
         notice.interim_measures = interim_measures
         notice.save(update_fields=["significant", "decided_on", "interim_measures"])
-        _snapshot(application, det)
+        DeterminationRecord.record(det, application=application)
         outcome = (
             "significant: an amended application and a public hearing are required"
             if det.outcome
@@ -1027,7 +1016,7 @@ def certificate_issue(application: Application, *, issued_on: dt.date, actor) ->
             summary=f"Certificate of completion issued on {issued_on.isoformat()}",
             extra={"issued_on": issued_on},
         )
-        _snapshot(application, readiness)
+        DeterminationRecord.record(readiness, application=application)
         document_generate(
             application,
             "certificate",

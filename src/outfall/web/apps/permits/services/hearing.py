@@ -16,7 +16,6 @@ from django.utils import timezone
 
 from outfall.kernel.errors import InputError
 from outfall.law import s267_18_procedure, s267_23_waivers
-from outfall.law.determination import Determination
 from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.core.roles import Role
 from outfall.web.apps.permits.documents import document_generate
@@ -56,18 +55,6 @@ DECISION_STEPS = {
 
 def _iso(day: dt.date | dt.datetime) -> str:
     return day.isoformat()
-
-
-def _snapshot(application: Application, det: Determination) -> DeterminationRecord:
-    data = det.as_dict()
-    return DeterminationRecord.objects.create(
-        application=application,
-        question=det.question,
-        as_of=det.as_of,
-        outcome=data["outcome"],
-        reasons=data["reasons"],
-        parameters=data["parameters"],
-    )
 
 
 def _not_in_future(field: str, day: dt.date) -> None:
@@ -166,7 +153,7 @@ def hearing_schedule(
         hearing.scheduled_for = scheduled_for
         hearing.location = location.strip()
         hearing.save()
-        _snapshot(application, clock)
+        DeterminationRecord.record(clock, application=application)
         when = timezone.localtime(scheduled_for).strftime("%Y-%m-%d %H:%M")
         summary = f"Hearing scheduled for {when} at {hearing.location}"
         if late:
@@ -478,7 +465,7 @@ def hearing_close(
             waiver.granted = votes[waiver.pk]
             waiver.voted_on = closed_on
             waiver.save(update_fields=["granted", "voted_on"])
-            _snapshot(application, timely)
+            DeterminationRecord.record(timely, application=application)
             audit_record(
                 actor=actor,
                 town=application.town,
@@ -499,7 +486,7 @@ def hearing_close(
         hearing.closed_on = closed_on
         hearing.save(update_fields=["closed_on"])
         clock = hearing_clock(application)
-        _snapshot(application, clock)
+        DeterminationRecord.record(clock, application=application)
         decision_by = clock_deadline(clock, "decision_by")
         application_transition(
             application,
@@ -550,7 +537,7 @@ def extension_record(
         extension = Extension.objects.create(
             application=application, agreed_on=agreed_on, extended_to=extended_to
         )
-        _snapshot(application, clock)
+        DeterminationRecord.record(clock, application=application)
         new_due = clock_deadline(clock, "decision_by")
         audit_record(
             actor=actor,
@@ -824,8 +811,7 @@ def constructive_approval_certify(
             ),
             extra={"deadline_missed": missed},
         )
-        _snapshot(
-            application,
+        DeterminationRecord.record(
             s267_18_procedure.constructive_approval(
                 missed,
                 None,
@@ -833,6 +819,7 @@ def constructive_approval_certify(
                 as_of=max(certified_on, application.law_date),
                 town=application.town.slug,
             ),
+            application=application,
         )
         _mail_on_commit(
             f"{application.number}: approved by the Board's failure to act",

@@ -46,7 +46,7 @@ from outfall.law import (
     s267_20_om_plan,
     s267_23_waivers,
 )
-from outfall.law.determination import Determination, Reason
+from outfall.law.determination import Reason
 from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.core.permissions import is_permit_staff
 from outfall.web.apps.kit.locks import lock_row
@@ -164,18 +164,6 @@ def _mail_on_commit(subject: str, body: str, to: list[str], attach: Callable | N
     transaction.on_commit(send)
 
 
-def _snapshot(application: Application, det: Determination) -> DeterminationRecord:
-    data = det.as_dict()
-    return DeterminationRecord.objects.create(
-        application=application,
-        question=det.question,
-        as_of=det.as_of,
-        outcome=data["outcome"],
-        reasons=data["reasons"],
-        parameters=data["parameters"],
-    )
-
-
 def _jsonable(value: Any) -> Any:
     """A plain-JSON copy (YAML dates and the like become strings)."""
     return json.loads(json.dumps(value, default=str))
@@ -267,7 +255,7 @@ def _determine_applicability(application: Application) -> None:
     kind = s267_19_standards.classify_project(facts, as_of=as_of, town=town)
     standards = s267_19_standards.applicable_standards(facts, as_of=as_of, town=town)
     for det in (permit, kind, standards):
-        _snapshot(application, det)
+        DeterminationRecord.record(det, application=application)
     application.permit_required = bool(permit.outcome)
     application.classification = str(kind.outcome)
     application.save(update_fields=["permit_required", "classification", "updated_at"])
@@ -816,22 +804,22 @@ def application_withdraw(application: Application, *, actor, reason: str = ""):
 
 
 def _completeness_snapshots(a: Application) -> None:
-    _snapshot(
-        a,
+    DeterminationRecord.record(
         s267_19_plan_contents.plan_completeness(
             plan_item_entries(a), as_of=a.law_date, town=a.town.slug
         ),
+        application=a,
     )
     plan = dict(a.om_plan or {})
     offsite = bool(plan.pop("offsite_control", False))
     if plan:
-        _snapshot(
-            a,
+        DeterminationRecord.record(
             s267_20_om_plan.om_plan_completeness(
                 plan, offsite_control=offsite, as_of=a.law_date, town=a.town.slug
             ),
+            application=a,
         )
-    _snapshot(a, review_may_begin(a))
+    DeterminationRecord.record(review_may_begin(a), application=a)
 
 
 def completeness_find_complete(
@@ -1257,7 +1245,7 @@ def waiver_request_submit(
             reasons=reasons.strip(),
             submitted_on=today,
         )
-        _snapshot(a, det)
+        DeterminationRecord.record(det, application=a)
         _audit(
             actor,
             a,

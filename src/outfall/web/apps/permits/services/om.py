@@ -20,6 +20,7 @@ from outfall.law import s267_20_om_plan
 from outfall.web.apps.kit.locks import lock_row
 from outfall.web.apps.permits.models import (
     Application,
+    DeterminationRecord,
     OMObligation,
     OMPlanAmendment,
     OMReport,
@@ -31,7 +32,6 @@ from outfall.web.apps.permits.services.construction import (
     _audit,
     _clerk_emails,
     _notify,
-    _snapshot,
 )
 
 
@@ -193,7 +193,7 @@ def om_amendment_record(
         amendment = OMPlanAmendment.objects.create(
             application=application, description=description, agreed_on=agreed_on, signers=signers
         )
-        _snapshot(application, det)
+        DeterminationRecord.record(det, application=application)
         _audit(
             application,
             actor=actor,
