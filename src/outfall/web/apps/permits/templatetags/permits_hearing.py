@@ -4,17 +4,13 @@ from __future__ import annotations
 
 from django import template
 
+from outfall.web.apps.kit.tags import register_panel
 from outfall.web.apps.permits.selectors.hearing import hearing_panel
 
 register = template.Library()
 
 
-@register.simple_tag(takes_context=True)
-def hearing_panel_for(context, application):
-    """`{% hearing_panel_for application as hp %}`: the panel for the request's user."""
-    request = context.get("request")
-    user = getattr(request, "user", None) or context.get("user")
-    return hearing_panel(user, application)
+register_panel(register, "hearing_panel_for", hearing_panel)
 
 
 @register.filter
