@@ -113,3 +113,13 @@ def test_an_anonymous_unsafe_request_is_told_to_sign_in_not_blamed_for_csrf(
         f"/api/applications/{case.pk}/transitions/withdraw", content_type="application/json"
     )
     assert response.status_code == 401
+
+
+def test_a_bearer_token_cannot_mint_another_token(people):
+    """A leaked token must not renew itself: new tokens come only from a signed-in session."""
+    _, raw = api_token_issue(people["clerk"], actor=people["clerk"], name="first")
+    response = Client().post(
+        "/api/tokens", {"name": "renewed"}, content_type="application/json", **_bearer(raw)
+    )
+    assert response.status_code == 401
+    assert list(ApiToken.objects.values_list("name", flat=True)) == ["first"]
