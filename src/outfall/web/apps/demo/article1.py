@@ -19,6 +19,7 @@ Massachusetts legal holiday take at most three days in a row).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
@@ -88,22 +89,9 @@ class StructureSpec:
     downstream: str | None = None
 
 
-def _s(
-    asset_id, kind, name, lat, lon, water, catchment, condition, material="", size=None, to=None
-):
-    return StructureSpec(
-        asset_id,
-        kind,
-        f"{name} (fictional)",
-        lat,
-        lon,
-        water,
-        catchment,
-        condition,
-        material,
-        size,
-        to,
-    )
+def _s(asset_id: str, kind: str, name: str, *rest) -> StructureSpec:
+    """A row of STRUCTURES (its name says it is fictional)."""
+    return StructureSpec(asset_id, kind, f"{name} (fictional)", *rest)
 
 
 STOP, MILL, CHARLES = "Stop River", "Mill River", "Charles River"
@@ -142,6 +130,26 @@ STRUCTURES = (
 # Screened this round so far, in visit order; EX-OF-06 and EX-OF-07 are still to be visited.
 VISITED = ("EX-OF-01", "EX-OF-02", "EX-OF-03", "EX-OF-04", "EX-OF-05", "EX-OF-08", "EX-IC-01")
 FLAGGED = "EX-OF-03"
+# What the visits saw: a dry pipe at every outfall but the flagged one, which flows grey.
+DRY_VISIT = {
+    "at": dt.time(9, 30),
+    "flow": "none",
+    "odor": "none",
+    "color": "none",
+    "notes": "Dry pipe; nothing to sample (example).",
+    "hours_since_rain": 96,
+}
+FLAGGED_VISIT = {
+    "at": dt.time(10, 15),
+    "hours_since_rain": 120,
+    "flow": "moderate",
+    "odor": "musty, detergent",
+    "color": "grey",
+    "turbidity": "cloudy",
+    "floatables": "suds",
+    "staining": "grey staining below the pipe",
+    "notes": "Steady grey flow after five dry days (example).",
+}
 ASSET_SCREENED = ("outfall", "interconnection")
 
 # ---------------------------------------------------------------- the people and places
@@ -153,67 +161,33 @@ class Party:
 
     property_address: str
     parcel_id: str
-    name: str
-    mailing_address: str
-    owner_name: str
-    tracing: str
+    responsible_name: str
+    responsible_address: str
+    source_tracing: str
     description: str
+    owner_name: str | None = None
+    """The owner when not the responsible person."""
+
+    def found(self) -> dict[str, str]:
+        """What an investigation records of the property and its responsible person."""
+        fields = dataclasses.asdict(self)
+        del fields["description"], fields["owner_name"]
+        return fields
+
+    @property
+    def owner(self) -> str:
+        return self.owner_name or self.responsible_name
 
 
+# fmt: off
 PARTIES = {
-    "laundry": Party(
-        "14 Demo Brook Road (fictional)",
-        "EX-31-014",
-        "Lee Example (fictional)",
-        "14 Demo Brook Road, Norfolk, MA 02056 (fictional)",
-        "Lee Example (fictional)",
-        "Screening of EX-OF-03 found grey dry-weather flow; dye put in the washing machine drain "
-        "at 14 Demo Brook Road showed in catch basin EX-CB-01 within ten minutes (example).",
-        "A washing machine drain tied into the storm drain at EX-CB-01, found by dye test "
-        "(example).",
-    ),
-    "carwash": Party(
-        "3 Sample Lane (fictional)",
-        "EX-42-003",
-        "Example Auto Detailing LLC (fictional)",
-        "3 Sample Lane, Norfolk, MA 02056 (fictional)",
-        "Sample Lane Holdings LLC (fictional)",
-        "A floor drain of the detailing bay runs to catch basin EX-CB-03; soapy water seen "
-        "entering the basin on a dry day (example).",
-        "Vehicle wash water from a commercial detailing bay piped to catch basin EX-CB-03 "
-        "(example).",
-    ),
-    "ditch": Party(
-        "40 Placeholder Way (fictional)",
-        "EX-35-040",
-        "Pat Placeholder (fictional)",
-        "40 Placeholder Way, Norfolk, MA 02056 (fictional)",
-        "Pat Placeholder (fictional)",
-        "Fill and a driveway culvert without an outlet block the roadside ditch EX-D-01; water "
-        "backs up onto the road (example).",
-        "Fill placed in the roadside ditch EX-D-01 without the Department's consent (example).",
-    ),
-    "yard": Party(
-        "12 Placeholder Way (fictional)",
-        "EX-35-012",
-        "Example Landscape Yard Inc. (fictional)",
-        "12 Placeholder Way, Norfolk, MA 02056 (fictional)",
-        "Example Landscape Yard Inc. (fictional)",
-        "Oily wash water from equipment cleaning reaches catch basin EX-CB-04 by a trench drain "
-        "(example).",
-        "Oily equipment wash water discharged to catch basin EX-CB-04 (example).",
-    ),
-    "lateral": Party(
-        "7 Illustration Court (fictional)",
-        "EX-28-007",
-        "Chris Sample (fictional)",
-        "7 Illustration Court, Norfolk, MA 02056 (fictional)",
-        "Chris Sample (fictional)",
-        "Smoke and dye tests from manhole EX-MH-03 traced a sanitary lateral cross-connected to "
-        "the storm drain (example).",
-        "A sanitary lateral cross-connected to the storm drain at manhole EX-MH-03 (example).",
-    ),
+    "laundry": Party("14 Demo Brook Road (fictional)", "EX-31-014", "Lee Example (fictional)", "14 Demo Brook Road, Norfolk, MA 02056 (fictional)", "Screening of EX-OF-03 found grey dry-weather flow; dye put in the washing machine drain at 14 Demo Brook Road showed in catch basin EX-CB-01 within ten minutes (example).", "A washing machine drain tied into the storm drain at EX-CB-01, found by dye test (example)."),
+    "carwash": Party("3 Sample Lane (fictional)", "EX-42-003", "Example Auto Detailing LLC (fictional)", "3 Sample Lane, Norfolk, MA 02056 (fictional)", "A floor drain of the detailing bay runs to catch basin EX-CB-03; soapy water seen entering the basin on a dry day (example).", "Vehicle wash water from a commercial detailing bay piped to catch basin EX-CB-03 (example).", owner_name="Sample Lane Holdings LLC (fictional)"),
+    "ditch": Party("40 Placeholder Way (fictional)", "EX-35-040", "Pat Placeholder (fictional)", "40 Placeholder Way, Norfolk, MA 02056 (fictional)", "Fill and a driveway culvert without an outlet block the roadside ditch EX-D-01; water backs up onto the road (example).", "Fill placed in the roadside ditch EX-D-01 without the Department's consent (example)."),
+    "yard": Party("12 Placeholder Way (fictional)", "EX-35-012", "Example Landscape Yard Inc. (fictional)", "12 Placeholder Way, Norfolk, MA 02056 (fictional)", "Oily wash water from equipment cleaning reaches catch basin EX-CB-04 by a trench drain (example).", "Oily equipment wash water discharged to catch basin EX-CB-04 (example)."),
+    "lateral": Party("7 Illustration Court (fictional)", "EX-28-007", "Chris Sample (fictional)", "7 Illustration Court, Norfolk, MA 02056 (fictional)", "Smoke and dye tests from manhole EX-MH-03 traced a sanitary lateral cross-connected to the storm drain (example).", "A sanitary lateral cross-connected to the storm drain at manhole EX-MH-03 (example)."),
 }
+# fmt: on
 
 
 @dataclass(frozen=True)
@@ -241,6 +215,17 @@ VIOLATIONS = {
 
 SUMP_PROPERTY = "22 Example Meadow Road (fictional)"
 SUMP_OWNER = "Robin Example (fictional)"
+
+# The public reports (§ 267-3), as filed on the public form, in the order they come in.
+# fmt: off
+REPORTS = {
+    "paint": {"description": "Someone poured paint into the catch basin in front of the ball field (example report).", "latitude": 42.1160, "longitude": -71.3300, "address": "Example Field Road by the ball field (fictional)", "seen": ["dumping", "unusual_color"], "flowing_now": "no"},
+    "oily": {"description": "An oily sheen on the water in the ditch along Placeholder Way (example report).", "latitude": 42.1207, "longitude": -71.3585, "seen": ["oil_sheen"], "flowing_now": "yes", "contact_name": "Jordan Placeholder (fictional)"},
+    "again": {"description": "Rainbow sheen in the Placeholder Way ditch again (example report).", "address": "Placeholder Way near number 40 (fictional)", "seen": ["oil_sheen"]},
+    "sump": {"description": "Water pours from a pipe at the curb on Example Meadow Road although it has not rained for a week (example report).", "latitude": 42.1262, "longitude": -71.3405, "address": SUMP_PROPERTY, "seen": ["dry_weather_flow"], "flowing_now": "yes", "contact_name": "Alex Neighbour (fictional)", "contact_email": "reporter@example.org"},
+    "foam": {"description": "Foam in the brook by Example Commons after the fire on Sunday (example report).", "latitude": 42.1035, "longitude": -71.3012, "seen": ["suds_or_foam"], "flowing_now": "unknown"},
+}
+# fmt: on
 
 
 # ---------------------------------------------------------------- dates
@@ -312,6 +297,24 @@ class Article1Dates:
         return self.visits[VISITED.index(FLAGGED)]
 
 
+# The enforcement cases: how many days ago each step was taken (left out: not reached or, for the
+# laundry, counted from its screening visit in `article1_dates`).
+# fmt: off
+CASE_DAYS_AGO = {
+    # The order's deadline is days away: a warning on the dashboard.
+    "laundry": {"opened": 21, "notice": 21, "consent": 17, "order": 14},
+    # The deadline passed unmet: escalated, with tickets and an emergency suspension.
+    "carwash": {"found": 60, "evaluated": 56, "opened": 50, "order": 42, "deadline": 24, "follow_up_found": 20, "escalated": 20},
+    # The Town is doing the work itself.
+    "ditch": {"found": 70, "evaluated": 66, "opened": 60, "order": 55, "deadline": 28, "escalated": 24, "work_started": 6},
+    # The Town's costs are noticed and the protest window is open.
+    "yard": {"found": 125, "evaluated": 120, "opened": 110, "order": 100, "deadline": 74, "escalated": 70, "work_started": 45, "work_completed": 25, "costs_sent": 15, "costs_received": 11},
+    # Protested, reduced by the Director, unpaid: a lien on which interest accrues.
+    "lateral": {"found": 345, "evaluated": 340, "opened": 330, "order": 320, "deadline": 290, "escalated": 286, "work_started": 275, "work_completed": 250, "costs_sent": 240, "costs_received": 236, "protest_filed": 225, "protest_decided": 215, "lien_requested": 170, "costs_paid": 150},
+}
+# fmt: on
+
+
 def article1_dates(today: dt.date) -> Article1Dates:
     """Pick the dates: `back(n)` is the business day on or before n days ago, `ahead(n)` the
     business day on or after n days from now."""
@@ -322,76 +325,23 @@ def article1_dates(today: dt.date) -> Article1Dates:
     def ahead(days: int) -> dt.date:
         return next_business_day(today + dt.timedelta(days=days))
 
+    def next_day(day: dt.date) -> dt.date:
+        return next_business_day(day + dt.timedelta(days=1))
+
     visits = tuple(back(40 - 3 * n) for n in range(len(VISITED)))
     flagged = visits[VISITED.index(FLAGGED)]
     deadline_near = ahead(5)
-    plans = (
-        # The order's deadline is days away: a warning on the dashboard.
-        CasePlan(
-            "laundry",
-            found=office_day(flagged + dt.timedelta(days=6)),
-            evaluated=office_day(flagged + dt.timedelta(days=8)),
-            opened=back(21),
-            notice=back(21),
-            consent=back(17),
-            order=back(14),
-            deadline=deadline_near,
-            follow_up_scheduled=next_business_day(deadline_near + dt.timedelta(days=1)),
-        ),
-        # The deadline passed unmet: escalated, with tickets and an emergency suspension.
-        CasePlan(
-            "carwash",
-            found=back(60),
-            evaluated=back(56),
-            opened=back(50),
-            order=back(42),
-            deadline=back(24),
-            follow_up_found=back(20),
-            escalated=back(20),
-        ),
-        # The Town is doing the work itself.
-        CasePlan(
-            "ditch",
-            found=back(70),
-            evaluated=back(66),
-            opened=back(60),
-            order=back(55),
-            deadline=back(28),
-            escalated=back(24),
-            work_started=back(6),
-        ),
-        # The Town's costs are noticed and the protest window is open.
-        CasePlan(
-            "yard",
-            found=back(125),
-            evaluated=back(120),
-            opened=back(110),
-            order=back(100),
-            deadline=back(74),
-            escalated=back(70),
-            work_started=back(45),
-            work_completed=back(25),
-            costs_sent=back(15),
-            costs_received=back(11),
-        ),
-        # Protested, reduced by the Director, unpaid: a lien on which interest accrues.
-        CasePlan(
-            "lateral",
-            found=back(345),
-            evaluated=back(340),
-            opened=back(330),
-            order=back(320),
-            deadline=back(290),
-            escalated=back(286),
-            work_started=back(275),
-            work_completed=back(250),
-            costs_sent=back(240),
-            costs_received=back(236),
-            protest_filed=back(225),
-            protest_decided=back(215),
-            lien_requested=back(170),
-            costs_paid=back(150),
-        ),
+    counted = {
+        "laundry": {
+            "found": office_day(flagged + dt.timedelta(days=6)),
+            "evaluated": office_day(flagged + dt.timedelta(days=8)),
+            "deadline": deadline_near,
+            "follow_up_scheduled": next_day(deadline_near),
+        }
+    }
+    plans = tuple(
+        CasePlan(key, **{step: back(days) for step, days in ago.items()}, **counted.get(key, {}))
+        for key, ago in CASE_DAYS_AGO.items()
     )
     offences = tuple(today - dt.timedelta(days=n) for n in (19, 18, 17))
     approval_discharge = ahead(4)
@@ -420,14 +370,14 @@ def article1_dates(today: dt.date) -> Article1Dates:
         approval_decided=back(2),
         approval_discharge=approval_discharge,
         oil_discovered=back(12),
-        oil_confirmed=next_business_day(back(12) + dt.timedelta(days=1)),
+        oil_confirmed=next_day(back(12)),
         nonhazardous_discovered=today - dt.timedelta(days=1),
         report_expected=ahead(3),
         investigating_expected=ahead(14),
         article2_opened=back(12),
         article2_order=back(10),
         article2_deadline=article2_deadline,
-        article2_follow_up=next_business_day(article2_deadline + dt.timedelta(days=1)),
+        article2_follow_up=next_day(article2_deadline),
     )
 
 
@@ -465,21 +415,17 @@ class Article1Builder:
 
     def inventory(self) -> None:
         for s in STRUCTURES:
+            fields = dataclasses.asdict(s)
+            fields.update(
+                latitude=fields.pop("lat"),
+                longitude=fields.pop("lon"),
+                downstream=self.assets[s.downstream] if s.downstream else None,
+            )
             self.assets[s.asset_id] = assets.asset_create(
                 self.town,
-                asset_id=s.asset_id,
                 actor=self.dpw,
-                kind=s.kind,
-                name=s.name,
-                latitude=s.lat,
-                longitude=s.lon,
-                receiving_water=s.receiving_water,
-                catchment=s.catchment,
-                condition=s.condition,
-                material=s.material,
-                size_in=s.size_in,
-                downstream=self.assets[s.downstream] if s.downstream else None,
                 notes="Fictional structure for the demo; the receiving water is real.",
+                **fields,
             )
 
     def screening(self) -> None:
@@ -496,36 +442,20 @@ class Article1Builder:
         )
         for asset_id, day in zip(VISITED, d.visits, strict=True):
             outfall = self.assets[asset_id]
-            if asset_id != FLAGGED:
-                assets.visit_record(
-                    outfall,
-                    visited_at=local_at(day, dt.time(9, 30)),
-                    weather="dry",
-                    hours_since_rain=96,
-                    flow="none",
-                    actor=self.dpw,
-                    screening_round=rnd,
-                    odor="none",
-                    color="none",
-                    deposits="leaves" if asset_id == "EX-OF-05" else "none",
-                    notes="Dry pipe; nothing to sample (example).",
-                )
-                continue
+            if asset_id == FLAGGED:
+                seen = dict(FLAGGED_VISIT)
+            else:
+                seen = {**DRY_VISIT, "deposits": "leaves" if asset_id == "EX-OF-05" else "none"}
             visit = assets.visit_record(
                 outfall,
-                visited_at=local_at(day, dt.time(10, 15)),
+                visited_at=local_at(day, seen.pop("at")),
                 weather="dry",
-                hours_since_rain=120,
-                flow="moderate",
                 actor=self.dpw,
                 screening_round=rnd,
-                odor="musty, detergent",
-                color="grey",
-                turbidity="cloudy",
-                floatables="suds",
-                staining="grey staining below the pipe",
-                notes="Steady grey flow after five dry days (example).",
+                **seen,
             )
+            if asset_id != FLAGGED:
+                continue
             for parameter, value, method in (
                 ("ammonia", 1.4, "field"),
                 ("surfactants", 0.6, "field"),
@@ -563,58 +493,28 @@ class Article1Builder:
             ci, number=self.found["laundry"].number, actor=dpw
         )
 
-        reports.report_submit(
-            town,
-            description="Someone poured paint into the catch basin in front of the ball field "
-            "(example report).",
-            latitude=42.1160,
-            longitude=-71.3300,
-            address="Example Field Road by the ball field (fictional)",
-            seen=["dumping", "unusual_color"],
-            flowing_now="no",
-            photo=photo_file("paint.png", (200, 200, 210)),
-        )
-        oily = reports.report_submit(
-            town,
-            description="An oily sheen on the water in the ditch along Placeholder Way "
-            "(example report).",
-            latitude=42.1207,
-            longitude=-71.3585,
-            seen=["oil_sheen"],
-            flowing_now="yes",
-            contact_name="Jordan Placeholder (fictional)",
-        ).report
+        self.report("paint", photo=photo_file("paint.png", (200, 200, 210)))
+        oily = self.report("oily").report
         reports.report_triage(
             oily,
             actor=dpw,
             status_note="A DPW inspector will look at the ditch this week.",
             expected_on=d.report_expected,
         )
-        reports.report_submit(
-            town,
-            description="Rainbow sheen in the Placeholder Way ditch again (example report).",
-            address="Placeholder Way near number 40 (fictional)",
-            seen=["oil_sheen"],
-        )
+        self.report("again")
         duplicate = Report.objects.filter(town=town).order_by("-pk").first()
         reports.report_mark_duplicate(duplicate, duplicate_of=oily.tracking_number, actor=dpw)
 
-        followed = reports.report_submit(
-            town,
-            description="Water pours from a pipe at the curb on Example Meadow Road although it "
-            "has not rained for a week (example report).",
-            latitude=42.1262,
-            longitude=-71.3405,
-            address=SUMP_PROPERTY,
-            seen=["dry_weather_flow"],
-            flowing_now="yes",
-            contact_name="Alex Neighbour (fictional)",
-            contact_email="reporter@example.org",
-        )
+        followed = self.report("sump")
         self.status_token = (followed.report.tracking_number, followed.token)
-        sump = investigations.investigation_open(
-            town,
-            actor=dpw,
+        self.investigate(
+            "sump_pump",
+            {
+                "uncontaminated": True,
+                "intake_inside_structure": True,
+                "not_a_significant_pollutant_source": True,
+            },
+            d.today,
             report=followed.report,
             opened_on=d.today,
             property_address=SUMP_PROPERTY,
@@ -624,17 +524,6 @@ class Article1Builder:
             source_tracing="A basement sump pump discharges through the curb; the water is "
             "clear, with no odour (example).",
         )
-        investigations.investigation_evaluate(
-            sump,
-            kind="sump_pump",
-            conditions={
-                "uncontaminated": True,
-                "intake_inside_structure": True,
-                "not_a_significant_pollutant_source": True,
-            },
-            as_of=d.today,
-            actor=dpw,
-        )
         reports.report_triage(
             followed.report,
             actor=dpw,
@@ -643,25 +532,15 @@ class Article1Builder:
             expected_on=d.investigating_expected,
         )
 
-        foam = reports.report_submit(
-            town,
-            description="Foam in the brook by Example Commons after the fire on Sunday "
-            "(example report).",
-            latitude=42.1035,
-            longitude=-71.3012,
-            seen=["suds_or_foam"],
-            flowing_now="unknown",
-        ).report
-        fire = investigations.investigation_open(
-            town,
-            actor=dpw,
+        foam = self.report("foam").report
+        self.investigate(
+            "firefighting",
+            {},
+            d.today,
             report=foam,
             opened_on=d.today,
             property_address="Example Commons (fictional)",
             source_tracing="Fire Department foam and water from the weekend's fire (example).",
-        )
-        investigations.investigation_evaluate(
-            fire, kind="firefighting", conditions={}, as_of=d.today, actor=dpw
         )
         reports.report_close(
             foam,
@@ -670,42 +549,41 @@ class Article1Builder:
             "has cleared.",
         )
 
+    def report(self, key: str, **more):
+        """A public report from REPORTS, filed through the public form's service."""
+        return reports.report_submit(self.town, **REPORTS[key], **more)
+
+    def investigate(self, kind: str, conditions: dict, evaluated_on: dt.date, **opened):
+        """An investigation the DPW opens and evaluates under § 267-7."""
+        inv = investigations.investigation_open(self.town, actor=self.dpw, **opened)
+        investigations.investigation_evaluate(
+            inv, kind=kind, conditions=conditions, as_of=evaluated_on, actor=self.dpw
+        )
+        return inv
+
     def investigation_to_enforcement(self, key: str, plan: CasePlan) -> Investigation:
         """A prohibited discharge found at a structure, evaluated and referred (§ 267-10A)."""
         party = PARTIES[key]
         violation = VIOLATIONS[key]
-        inv = investigations.investigation_open(
-            self.town,
-            actor=self.dpw,
+        inv = self.investigate(
+            violation.kind,
+            dict(violation.conditions),
+            plan.evaluated,
             asset=self.assets[violation.structure],
             opened_on=plan.found,
-            property_address=party.property_address,
-            parcel_id=party.parcel_id,
-            responsible_name=party.name,
-            responsible_address=party.mailing_address,
-            source_tracing=party.tracing,
-        )
-        investigations.investigation_evaluate(
-            inv,
-            kind=violation.kind,
-            conditions=dict(violation.conditions),
-            as_of=plan.evaluated,
-            actor=self.dpw,
+            **party.found(),
         )
         return investigations.investigation_refer(inv, actor=self.dpw)
 
     # -- § 267-7D(2) permits and notices
 
     def permits_and_notices(self) -> None:
-        d, town, dpw = self.d, self.town, self.dpw
-        issued = discharge_permits.discharge_permit_apply(
-            town=town,
-            property_address="5 Sample Hollow Road (fictional)",
-            applicant_name="Taylor Sample (fictional)",
+        d, dpw = self.d, self.dpw
+        issued = self.sump_permit_apply(
+            "5 Sample Hollow Road (fictional)",
+            "Taylor Sample (fictional)",
+            d.permit_applied,
             applicant_email="taylor.sample@example.org",
-            intake_inside_structure=True,
-            applied_on=d.permit_applied,
-            actor=dpw,
         )
         discharge_permits.discharge_permit_issue(
             issued,
@@ -715,43 +593,25 @@ class Article1Builder:
             inspection_planned_on=d.permit_inspection,
             actor=dpw,
         )
-        discharge_permits.discharge_permit_apply(
-            town=town,
-            property_address=SUMP_PROPERTY,
-            applicant_name=SUMP_OWNER,
-            intake_inside_structure=True,
-            applied_on=d.sump_applied,
-            actor=dpw,
+        self.sump_permit_apply(SUMP_PROPERTY, SUMP_OWNER, d.sump_applied)
+        # The § 267-7 notices the DPW takes: (how it is logged, property, person, received at,
+        # what the notice says); the last is a request for advance approval.
+        # fmt: off
+        logged = (
+            (notices.dye_test_log, "9 Demo Brook Road (fictional)", "Example Plumbing Co. (fictional)", local_at(d.dye_received, dt.time(10, 0)), {"test_at": local_at(d.dye_test, dt.time(10, 0)), "notes": "Dye test of a new floor drain before the house sale (example)."}),
+            (notices.pool_draining_declare, "31 Example Meadow Road (fictional)", "Morgan Sample (fictional)", local_at(d.pool_received, dt.time(9, 0)), {"drain_at": local_at(d.pool_drain, dt.time(9, 0)), "chlorine_ppm": 0.4, "days_standing": 10, "drained_without_nuisance": True}),
+            (notices.advance_approval_request, "Example Water Main, Specimen Road (fictional)", "Example Water Contractors (fictional)", local_at(d.approval_received, dt.time(10, 0)), {"discharge_at": local_at(d.approval_discharge, dt.time(8, 0)), "description": "Dechlorinated hydrostatic test water from a new main (example)."}),
         )
-        notices.dye_test_log(
-            town=town,
-            property_address="9 Demo Brook Road (fictional)",
-            person_name="Example Plumbing Co. (fictional)",
-            received_at=local_at(d.dye_received, dt.time(10, 0)),
-            test_at=local_at(d.dye_test, dt.time(10, 0)),
-            notes="Dye test of a new floor drain before the house sale (example).",
-            actor=dpw,
-        )
-        notices.pool_draining_declare(
-            town=town,
-            property_address="31 Example Meadow Road (fictional)",
-            person_name="Morgan Sample (fictional)",
-            received_at=local_at(d.pool_received, dt.time(9, 0)),
-            drain_at=local_at(d.pool_drain, dt.time(9, 0)),
-            chlorine_ppm=0.4,
-            days_standing=10,
-            drained_without_nuisance=True,
-            actor=dpw,
-        )
-        request = notices.advance_approval_request(
-            town=town,
-            property_address="Example Water Main, Specimen Road (fictional)",
-            person_name="Example Water Contractors (fictional)",
-            received_at=local_at(d.approval_received, dt.time(10, 0)),
-            discharge_at=local_at(d.approval_discharge, dt.time(8, 0)),
-            description="Dechlorinated hydrostatic test water from a new main (example).",
-            actor=dpw,
-        )
+        # fmt: on
+        for log, address, person, received_at, more in logged:
+            request = log(
+                town=self.town,
+                property_address=address,
+                person_name=person,
+                received_at=received_at,
+                actor=self.dpw,
+                **more,
+            )
         notices.advance_approval_decide(
             request,
             approved=True,
@@ -760,47 +620,47 @@ class Article1Builder:
             actor=self.director,
         )
 
+    def sump_permit_apply(self, address: str, name: str, applied_on: dt.date, **more):
+        """An application for a § 267-7D(2) sump pump permit, pump intake inside the house."""
+        return discharge_permits.discharge_permit_apply(
+            town=self.town,
+            property_address=address,
+            applicant_name=name,
+            intake_inside_structure=True,
+            applied_on=applied_on,
+            actor=self.dpw,
+            **more,
+        )
+
     # -- § 267-9 spills
 
     def spills(self) -> None:
-        d, town, dpw = self.d, self.town, self.dpw
-        oil_at = local_at(d.oil_discovered, dt.time(14, 10))
-        oil = spills.spill_report(
-            town=town,
-            facility="Example Fuel Depot (fictional)",
-            facility_address="200 Example Industrial Way (fictional)",
-            material="oil",
-            discovered_at=oil_at,
-            commercial_or_industrial=True,
-            description="About 40 gallons of heating oil from a delivery hose; booms at catch "
-            "basin EX-CB-06 (example).",
-            actor=dpw,
+        """An oil spill, reported by phone and confirmed in writing; a milk spill, phoned in."""
+        d = self.d
+        # (discovered on, at, phoned to the Department at, fire and police told, written
+        # confirmation, what the report says)
+        # fmt: off
+        table = (
+            (d.oil_discovered, dt.time(14, 10), dt.time(14, 40), True, d.oil_confirmed, {"facility": "Example Fuel Depot (fictional)", "facility_address": "200 Example Industrial Way (fictional)", "material": "oil", "description": "About 40 gallons of heating oil from a delivery hose; booms at catch basin EX-CB-06 (example)."}),
+            (d.nonhazardous_discovered, dt.time(15, 0), dt.time(16, 30), False, None, {"facility": "Example Dairy Bar (fictional)", "facility_address": "18 Sample Lane (fictional)", "material": "nonhazardous", "description": "A tipped milk tote ran to the catch basin in the lot (example)."}),
         )
-        spills.spill_notifications_record(
-            oil,
-            fire_police_notified_at=oil_at,
-            department_notified_at=local_at(d.oil_discovered, dt.time(14, 40)),
-            written_confirmation_on=d.oil_confirmed,
-            actor=dpw,
-        )
-        milk_at = local_at(d.nonhazardous_discovered, dt.time(15, 0))
-        milk = spills.spill_report(
-            town=town,
-            facility="Example Dairy Bar (fictional)",
-            facility_address="18 Sample Lane (fictional)",
-            material="nonhazardous",
-            discovered_at=milk_at,
-            commercial_or_industrial=True,
-            description="A tipped milk tote ran to the catch basin in the lot (example).",
-            actor=dpw,
-        )
-        spills.spill_notifications_record(
-            milk,
-            fire_police_notified_at=None,
-            department_notified_at=local_at(d.nonhazardous_discovered, dt.time(16, 30)),
-            written_confirmation_on=None,
-            actor=dpw,
-        )
+        # fmt: on
+        for day, at, phoned, police, confirmed, report in table:
+            discovered = local_at(day, at)
+            spill = spills.spill_report(
+                town=self.town,
+                discovered_at=discovered,
+                commercial_or_industrial=True,
+                actor=self.dpw,
+                **report,
+            )
+            spills.spill_notifications_record(
+                spill,
+                fire_police_notified_at=discovered if police else None,
+                department_notified_at=local_at(day, phoned),
+                written_confirmation_on=confirmed,
+                actor=self.dpw,
+            )
 
     # -- § 267-10 enforcement
 
@@ -808,55 +668,35 @@ class Article1Builder:
         party = PARTIES[plan.key]
         inv = self.found[plan.key]
         dpw = self.dpw
-        case = cases.case_open(
-            town=self.town,
-            actor=dpw,
+        case = self.open_case(
+            dpw,
+            plan.opened,
+            party.responsible_name,
+            party.responsible_address,
+            party.property_address,
+            party.parcel_id,
+            party.description,
+            owner=party.owner,
             investigation=inv,
-            opened_on=plan.opened,
-            today=plan.opened,
-            data={
-                "violator_name": party.name,
-                "violator_address": party.mailing_address,
-                "owner_name": party.owner_name,
-                "owner_address": party.mailing_address,
-                "property_address": party.property_address,
-                "parcel_id": party.parcel_id,
-                "description": party.description,
-            },
         )
-        if plan.notice:
-            orders.order_issue(
-                case,
-                actor=dpw,
-                kind="notice_of_violation",
-                order_types=["cease_and_desist"],
-                issued_on=plan.notice,
-                text="Stop the discharge to the storm drain at once (example).",
-                today=plan.notice,
-            )
-        if plan.consent:
-            cases.consent_record(
-                case,
-                actor=dpw,
-                given_by=party.owner_name,
-                capacity="owner",
-                given_on=plan.consent,
-                scope="Enter the basement to dye-test the drains (example).",
-                valid_until=plan.consent + dt.timedelta(days=60),
-                today=plan.consent,
-            )
-        order = orders.order_issue(
+        consent_until = plan.consent + dt.timedelta(days=60) if plan.consent else None
+        # fmt: off
+        self.take_steps(case, (
+            (plan.notice, orders.order_issue, dpw, "issued_on", {"kind": "notice_of_violation", "order_types": ["cease_and_desist"], "text": "Stop the discharge to the storm drain at once (example)."}),
+            (plan.consent, cases.consent_record, dpw, "given_on", {"given_by": party.owner, "capacity": "owner", "scope": "Enter the basement to dye-test the drains (example).", "valid_until": consent_until}),
+        ))
+        # fmt: on
+        order = self.issue(
             case,
-            actor=dpw,
-            kind="order",
-            order_types=list(VIOLATIONS[plan.key].order_types),
-            issued_on=plan.order,
+            dpw,
+            plan.order,
+            "order",
+            VIOLATIONS[plan.key].order_types,
+            f"{party.description} Correct it by the deadline, or the Town may do the work and "
+            "charge its costs (example).",
             deadline=plan.deadline,
             abatement_required=True,
-            text=f"{party.description} Correct it by the deadline, or the Town may do the work "
-            "and charge its costs (example).",
             follow_up_on=plan.follow_up_scheduled,
-            today=plan.order,
         )
         if plan.follow_up_found:
             orders.follow_up_record(
@@ -876,6 +716,59 @@ class Article1Builder:
         if plan.costs_sent:
             self.cost_recovery(case, plan, inv)
         return case
+
+    def open_case(
+        self,
+        actor,
+        opened_on,
+        name,
+        address,
+        property_address,
+        parcel_id,
+        description,
+        *,
+        owner: str | None = None,
+        **link,
+    ) -> EnforcementCase:
+        """An enforcement case against `name` of `address`, who owns the property unless `owner`
+        names someone else; `link` is the investigation or the permit it comes from."""
+        return cases.case_open(
+            town=self.town,
+            actor=actor,
+            opened_on=opened_on,
+            today=opened_on,
+            data={
+                "violator_name": name,
+                "violator_address": address,
+                "owner_name": owner or name,
+                "owner_address": address,
+                "property_address": property_address,
+                "parcel_id": parcel_id,
+                "description": description,
+            },
+            **link,
+        )
+
+    def take_steps(self, case: EnforcementCase, steps) -> None:
+        """The steps of `case` its plan reaches, in order: each row is (its day, None when not
+        reached; the service; by whom; the argument that takes the day; the rest), and each step
+        is recorded as of its day."""
+        for day, step, actor, on, fields in steps:
+            if day:
+                step(case, actor=actor, **{on: day}, today=day, **fields)
+
+    def issue(self, case, actor, issued_on, kind, order_types, text, **more):
+        """A notice of violation or an order, issued on `issued_on`."""
+        return orders.order_issue(
+            case,
+            actor=actor,
+            kind=kind,
+            order_types=list(order_types),
+            issued_on=issued_on,
+            text=text,
+            today=issued_on,
+            **more,
+        )
 
     def town_abatement(self, case: EnforcementCase, plan: CasePlan) -> None:
         dpw = self.dpw
@@ -927,37 +820,14 @@ class Article1Builder:
         investigations.investigation_close(
             inv, actor=dpw, reason="eliminated", note="The Town's work removed the discharge."
         )
-        if plan.protest_filed:
-            costs.protest_file(
-                case,
-                actor=dpw,
-                filed_on=plan.protest_filed,
-                grounds="The contractor's invoice includes a day of standby time (example).",
-                today=plan.protest_filed,
-            )
-            costs.protest_decide(
-                case,
-                actor=director,
-                decision="reduce",
-                decided_on=plan.protest_decided,
-                decided_amount=Decimal("7900.00"),
-                reasons="The standby day is struck from the contractor's invoice (example).",
-                today=plan.protest_decided,
-            )
-        if plan.lien_requested:
-            costs.lien_request(
-                case, actor=director, sent_on=plan.lien_requested, today=plan.lien_requested
-            )
-        if plan.costs_paid:
-            costs.payment_record(
-                case,
-                actor=dpw,
-                paid_on=plan.costs_paid,
-                amount="1000.00",
-                applies_to="costs",
-                reference="EX-CHK-1001 (example)",
-                today=plan.costs_paid,
-            )
+        # fmt: off
+        self.take_steps(case, (
+            (plan.protest_filed, costs.protest_file, dpw, "filed_on", {"grounds": "The contractor's invoice includes a day of standby time (example)."}),
+            (plan.protest_decided, costs.protest_decide, director, "decided_on", {"decision": "reduce", "decided_amount": Decimal("7900.00"), "reasons": "The standby day is struck from the contractor's invoice (example)."}),
+            (plan.lien_requested, costs.lien_request, director, "sent_on", {}),
+            (plan.costs_paid, costs.payment_record, dpw, "paid_on", {"amount": "1000.00", "applies_to": "costs", "reference": "EX-CHK-1001 (example)"}),
+        ))
+        # fmt: on
 
     def penalty_ledger(self, case: EnforcementCase) -> None:
         """Three days of violation after the escalation: a warning, then $100, then $300."""
@@ -999,7 +869,7 @@ class Article1Builder:
         order = suspensions.suspension_order(
             town=self.town,
             property_address=party.property_address,
-            person_name=party.name,
+            person_name=party.responsible_name,
             ordered_at=local_at(d.suspension_day, dt.time(11, 0)),
             discharge_actual_or_threatened=True,
             imminent_risk=True,
@@ -1027,35 +897,28 @@ class Article1Builder:
         owner = permit.responsible_parties.filter(responsibility="owner", until=None).first()
         name = owner.name if owner else permit.owners[0]
         address = owner.address if owner else permit.site_address
-        case = cases.case_open(
-            town=self.town,
-            actor=clerk,
+        case = self.open_case(
+            clerk,
+            d.article2_opened,
+            name,
+            address,
+            permit.site_address,
+            permit.parcel_id,
+            "The deep-sump catch basins have not been cleaned as the O&M plan requires, and the "
+            "basin outlet is clogged (example).",
             application=permit,
-            opened_on=d.article2_opened,
-            today=d.article2_opened,
-            data={
-                "violator_name": name,
-                "violator_address": address,
-                "owner_name": name,
-                "owner_address": address,
-                "property_address": permit.site_address,
-                "parcel_id": permit.parcel_id,
-                "description": "The deep-sump catch basins have not been cleaned as the O&M "
-                "plan requires, and the basin outlet is clogged (example).",
-            },
         )
-        orders.order_issue(
+        self.issue(
             case,
-            actor=clerk,
-            kind="order",
-            order_types=["repair_maintain_replace"],
-            issued_on=d.article2_order,
+            clerk,
+            d.article2_order,
+            "order",
+            ["repair_maintain_replace"],
+            "Clean the deep-sump catch basins and clear the basin outlet as the O&M plan "
+            "requires, and send the O&M report (example).",
             deadline=d.article2_deadline,
             abatement_required=True,
-            text="Clean the deep-sump catch basins and clear the basin outlet as the O&M plan "
-            "requires, and send the O&M report (example).",
             follow_up_on=d.article2_follow_up,
-            today=d.article2_order,
         )
 
 

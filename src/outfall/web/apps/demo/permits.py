@@ -14,6 +14,7 @@ nothing is recorded after today.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import functools
 import io
@@ -30,7 +31,7 @@ from outfall.kernel.calendar import is_business_day, previous_business_day
 from outfall.law.s267_19_plan_contents import plan_items
 from outfall.web.apps.core.models import Membership, Town
 from outfall.web.apps.core.roles import Role
-from outfall.web.apps.permits.documents import render_pdf
+from outfall.web.apps.kit.documents import render_pdf
 from outfall.web.apps.permits.models import Application, Upload
 from outfall.web.apps.permits.selectors.intake import referral_boards_for, town_clerk_items_for
 from outfall.web.apps.permits.selectors.om import parties_by_law_role
@@ -57,24 +58,12 @@ class DemoTown:
     hearing_location: str
 
 
+# fmt: off
 TOWNS = (
-    DemoTown(
-        "norfolk",
-        "Town of Norfolk",
-        "Norfolk County Registry of Deeds",
-        "The Example Ledger (fictional newspaper)",
-        "Planning Board, Norfolk Town Hall, One Liberty Lane, Norfolk, MA 02056",
-        "Norfolk Town Hall, One Liberty Lane",
-    ),
-    DemoTown(
-        "exampleton",
-        "Town of Exampleton (fictional example)",
-        "Example County Registry of Deeds (fictional)",
-        "The Exampleton Courier (fictional newspaper)",
-        "Planning Board, Exampleton Town Hall (fictional)",
-        "Exampleton Town Hall (fictional)",
-    ),
+    DemoTown("norfolk", "Town of Norfolk", "Norfolk County Registry of Deeds", "The Example Ledger (fictional newspaper)", "Planning Board, Norfolk Town Hall, One Liberty Lane, Norfolk, MA 02056", "Norfolk Town Hall, One Liberty Lane"),
+    DemoTown("exampleton", "Town of Exampleton (fictional example)", "Example County Registry of Deeds (fictional)", "The Exampleton Courier (fictional newspaper)", "Planning Board, Exampleton Town Hall (fictional)", "Exampleton Town Hall (fictional)"),
 )
+# fmt: on
 DEMO_TOWN = "norfolk"
 
 
@@ -87,32 +76,20 @@ class DemoUser:
     roles: tuple[tuple[str, Role], ...] = ()
 
 
+# fmt: off
 USERS = (
-    DemoUser(
-        "clerk",
-        "Casey",
-        "Example",
-        "Planning Board clerk (Norfolk and Exampleton)",
-        (("norfolk", Role.CLERK), ("exampleton", Role.CLERK)),
-    ),
-    DemoUser(
-        "reviewer", "Riley", "Example", "DPW technical reviewer", (("norfolk", Role.REVIEWER),)
-    ),
+    DemoUser("clerk", "Casey", "Example", "Planning Board clerk (Norfolk and Exampleton)", (("norfolk", Role.CLERK), ("exampleton", Role.CLERK))),
+    DemoUser("reviewer", "Riley", "Example", "DPW technical reviewer", (("norfolk", Role.REVIEWER),)),
     DemoUser("board1", "Morgan", "Example", "Planning Board chair", (("norfolk", Role.BOARD),)),
     DemoUser("board2", "Taylor", "Example", "Planning Board member", (("norfolk", Role.BOARD),)),
     DemoUser("townclerk", "Jamie", "Example", "Town Clerk", (("norfolk", Role.TOWN_CLERK),)),
     DemoUser("dpw", "Drew", "Example", "DPW stormwater staff", (("norfolk", Role.DPW_STAFF),)),
     DemoUser("dpwdirector", "Avery", "Example", "DPW Director", (("norfolk", Role.DPW_DIRECTOR),)),
-    DemoUser(
-        "admin",
-        "Sam",
-        "Example",
-        "Town administrator (Norfolk and Exampleton)",
-        (("norfolk", Role.ADMIN), ("exampleton", Role.ADMIN)),
-    ),
+    DemoUser("admin", "Sam", "Example", "Town administrator (Norfolk and Exampleton)", (("norfolk", Role.ADMIN), ("exampleton", Role.ADMIN))),
     DemoUser("applicant", "Alex", "Sample", "Applicant, owner of the site"),
     DemoUser("engineer", "Jordan", "Sample", "Consulting engineer, files as the owners' agent"),
 )
+# fmt: on
 USERNAMES = tuple(u.username for u in USERS)
 ENGINEER = "Jordan Sample, PE (fictional)"
 
@@ -146,280 +123,32 @@ class CaseSpec:
 LLC = "Sample Brook Homes LLC (fictional)"
 TRUST = "Example Farm Realty Trust (fictional)"
 
+# One row a case: target, title, street, parcel, latitude, longitude, acres disturbed, the login
+# that applies, the owners, what is built, then what differs from the defaults of CaseSpec.
+# fmt: off
 CASES = (
-    CaseSpec(
-        target=S.DRAFT,
-        title="Sample Pond Lane house lot (example)",
-        street="7 Sample Pond Lane (fictional)",
-        parcel="EX-03-017",
-        lat=42.1302,
-        lon=-71.3411,
-        acres="1.200",
-        applicant="applicant",
-        owners=("Alex Sample (fictional)",),
-        description=(
-            "One new house with a driveway and a rain garden; the package is still being prepared."
-        ),
-    ),
-    CaseSpec(
-        target=S.SUBMITTED,
-        title="Example Farm Road subdivision (example)",
-        street="40 Example Farm Road (fictional)",
-        parcel="EX-11-004",
-        lat=42.1105,
-        lon=-71.312,
-        acres="5.400",
-        applicant="engineer",
-        owners=(TRUST,),
-        description="Six house lots on a new cul-de-sac with an infiltration basin.",
-    ),
-    CaseSpec(
-        target=S.INCOMPLETE,
-        title="Specimen Hill Road barn and riding ring (example)",
-        street="12 Specimen Hill Road (fictional)",
-        parcel="EX-21-009",
-        lat=42.1251,
-        lon=-71.3035,
-        acres="2.300",
-        applicant="applicant",
-        owners=("Alex Sample (fictional)", "Robin Sample (fictional)"),
-        description="A barn, a riding ring and a gravel parking area.",
-    ),
-    CaseSpec(
-        target=S.COMPLETE,
-        title="Demo Meadow Drive cluster housing (example)",
-        street="5 Demo Meadow Drive (fictional)",
-        parcel="EX-07-031",
-        lat=42.1048,
-        lon=-71.3389,
-        acres="3.800",
-        applicant="engineer",
-        owners=(TRUST,),
-        description="Twelve cluster homes around a shared green, with bioretention cells.",
-    ),
-    CaseSpec(
-        target=S.COMPLETE,
-        title="Illustration Way commercial building (example)",
-        street="88 Illustration Way (fictional)",
-        parcel="EX-15-002",
-        lat=42.1187,
-        lon=-71.3502,
-        acres="2.100",
-        applicant="applicant",
-        owners=(LLC,),
-        description="A two-story office and warehouse with 90 parking spaces.",
-        warning=True,
-    ),
-    CaseSpec(
-        target=S.HEARING_SCHEDULED,
-        title="Placeholder Street self-storage (example)",
-        street="300 Placeholder Street (fictional)",
-        parcel="EX-19-044",
-        lat=42.1356,
-        lon=-71.3197,
-        acres="2.700",
-        applicant="engineer",
-        owners=(TRUST,),
-        description="Four self-storage buildings with a paved yard and a detention basin.",
-        waiver=True,
-    ),
-    CaseSpec(
-        target=S.HEARING_OPEN,
-        title="Orchard Hill Village (example)",
-        street="100 Example Orchard Road (fictional)",
-        parcel="EX-02-001",
-        lat=42.0999,
-        lon=-71.3221,
-        acres="31.500",
-        applicant="engineer",
-        owners=(TRUST, "Orchard Example Partners (fictional)"),
-        description=(
-            "Mixed residential and commercial village on former farmland; the design does not yet "
-            "meet the peak-rate standard, so the hearing was continued."
-        ),
-        site_file="large-site-20-subcatchments.yaml",
-        waiver=True,
-        continued=True,
-    ),
-    CaseSpec(
-        target=S.HEARING_CLOSED,
-        title="Mockingbird Example Court four-lot subdivision (example)",
-        street="2 Mockingbird Example Court (fictional)",
-        parcel="EX-08-012",
-        lat=42.1279,
-        lon=-71.3318,
-        acres="2.900",
-        applicant="applicant",
-        owners=(LLC,),
-        description="Four house lots on a short private way with a grass swale and a small basin.",
-        waiver=True,
-        continued=True,
-    ),
-    CaseSpec(
-        target=S.APPROVED,
-        title="Sample Brook Lane duplexes (example)",
-        street="19 Sample Brook Lane (fictional)",
-        parcel="EX-13-027",
-        lat=42.114,
-        lon=-71.299,
-        acres="1.800",
-        applicant="applicant",
-        owners=(LLC,),
-        description="Three duplexes with porous pavement drives.",
-        decision="approve",
-    ),
-    CaseSpec(
-        target=S.APPROVED_WITH_CONDITIONS,
-        title="Example Maple Lane subdivision (example)",
-        street="1 Example Maple Lane (fictional)",
-        parcel="EX-05-040",
-        lat=42.1065,
-        lon=-71.356,
-        acres="6.200",
-        applicant="engineer",
-        owners=(TRUST,),
-        description=(
-            "Eight lots; deep-sump catch basins, a grass channel and an infiltration basin."
-        ),
-        continued=True,
-        extension=True,
-    ),
-    CaseSpec(
-        target=S.DISAPPROVED,
-        title="Sample Quarry Road gravel yard expansion (example)",
-        street="250 Sample Quarry Road (fictional)",
-        parcel="EX-23-003",
-        lat=42.1325,
-        lon=-71.356,
-        acres="4.600",
-        applicant="applicant",
-        owners=(LLC,),
-        description="Expansion of a gravel storage yard next to a wetland.",
-        decision="disapprove",
-    ),
-    CaseSpec(
-        target=S.CONSTRUCTIVELY_APPROVED,
-        title="Example Mill Street office park (example)",
-        street="60 Example Mill Street (fictional)",
-        parcel="EX-16-018",
-        lat=42.121,
-        lon=-71.314,
-        acres="3.300",
-        applicant="engineer",
-        owners=(TRUST,),
-        description=(
-            "Two office buildings; the Board did not act within the time after the hearing closed."
-        ),
-    ),
-    CaseSpec(
-        target=S.ISSUED,
-        title="Demo Heights Road parking lot (example)",
-        street="9 Demo Heights Road (fictional)",
-        parcel="EX-09-006",
-        lat=42.0999,
-        lon=-71.335,
-        acres="1.500",
-        applicant="applicant",
-        owners=(LLC,),
-        description=(
-            "A 120-space parking lot with a sand filter; waiting for the surety's approval."
-        ),
-    ),
-    CaseSpec(
-        target=S.UNDER_CONSTRUCTION,
-        title="Example Ridge Estates (example)",
-        street="1 Example Ridge Road (fictional)",
-        parcel="EX-01-022",
-        lat=42.14,
-        lon=-71.342,
-        acres="7.800",
-        applicant="engineer",
-        owners=(TRUST,),
-        description="Ten house lots with two infiltration basins, built in two phases.",
-    ),
-    CaseSpec(
-        target=S.CONSTRUCTION_COMPLETE,
-        title="Sample Green Circle cluster (example)",
-        street="3 Sample Green Circle (fictional)",
-        parcel="EX-12-015",
-        lat=42.116,
-        lon=-71.327,
-        acres="3.100",
-        applicant="applicant",
-        owners=(LLC,),
-        description="Built out; the as-built drawings are awaited.",
-        decision="approve",
-    ),
-    CaseSpec(
-        target=S.CERTIFIED,
-        title="Example Commons retail (example)",
-        street="500 Example Commons Way (fictional)",
-        parcel="EX-20-001",
-        lat=42.103,
-        lon=-71.301,
-        acres="4.400",
-        applicant="engineer",
-        owners=(TRUST,),
-        description="A small retail center; certified complete, its O&M plan now runs.",
-    ),
-    CaseSpec(
-        target=S.CLOSED,
-        title="Sample Brook Homes (example)",
-        street="1 Sample Brook Way (fictional)",
-        parcel="EX-14-010",
-        lat=42.1235,
-        lon=-71.345,
-        acres="5.900",
-        applicant="applicant",
-        owners=(LLC,),
-        description=(
-            "A finished subdivision now owned by its homeowners' association; the basin and catch "
-            "basins keep their O&M schedule after the permit file closed."
-        ),
-        decision="approve",
-    ),
-    CaseSpec(
-        target=S.WITHDRAWN,
-        title="Test Pit Lane solar field (example)",
-        street="77 Test Pit Lane (fictional)",
-        parcel="EX-24-005",
-        lat=42.11,
-        lon=-71.33,
-        acres="9.000",
-        applicant="engineer",
-        owners=(TRUST,),
-        description="A ground-mounted solar array; withdrawn by the applicant.",
-    ),
-    CaseSpec(
-        target=S.SUBMITTED,
-        title="Exampleton Common library addition (example)",
-        street="1 Common Example Street, Exampleton (fictional)",
-        parcel="XT-01-001",
-        lat=None,
-        lon=None,
-        acres="0.600",
-        applicant="engineer",
-        owners=("Exampleton Library Trustees (fictional)",),
-        description=(
-            "An addition to a library in the fictional town of Exampleton, whose own bylaw asks for"
-            " a permit from 20,000 square feet of disturbance."
-        ),
-        town="exampleton",
-    ),
-    CaseSpec(
-        target=S.COMPLETE,
-        title="Exampleton Brook Road warehouse (example)",
-        street="80 Brook Example Road, Exampleton (fictional)",
-        parcel="XT-04-019",
-        lat=None,
-        lon=None,
-        acres="3.600",
-        applicant="applicant",
-        owners=(LLC,),
-        description="A warehouse in the fictional town of Exampleton.",
-        town="exampleton",
-    ),
+    CaseSpec(S.DRAFT, "Sample Pond Lane house lot (example)", "7 Sample Pond Lane (fictional)", "EX-03-017", 42.1302, -71.3411, "1.200", "applicant", ("Alex Sample (fictional)",), "One new house with a driveway and a rain garden; the package is still being prepared."),
+    CaseSpec(S.SUBMITTED, "Example Farm Road subdivision (example)", "40 Example Farm Road (fictional)", "EX-11-004", 42.1105, -71.312, "5.400", "engineer", (TRUST,), "Six house lots on a new cul-de-sac with an infiltration basin."),
+    CaseSpec(S.INCOMPLETE, "Specimen Hill Road barn and riding ring (example)", "12 Specimen Hill Road (fictional)", "EX-21-009", 42.1251, -71.3035, "2.300", "applicant", ("Alex Sample (fictional)", "Robin Sample (fictional)"), "A barn, a riding ring and a gravel parking area."),
+    CaseSpec(S.COMPLETE, "Demo Meadow Drive cluster housing (example)", "5 Demo Meadow Drive (fictional)", "EX-07-031", 42.1048, -71.3389, "3.800", "engineer", (TRUST,), "Twelve cluster homes around a shared green, with bioretention cells."),
+    CaseSpec(S.COMPLETE, "Illustration Way commercial building (example)", "88 Illustration Way (fictional)", "EX-15-002", 42.1187, -71.3502, "2.100", "applicant", (LLC,), "A two-story office and warehouse with 90 parking spaces.", warning=True),
+    CaseSpec(S.HEARING_SCHEDULED, "Placeholder Street self-storage (example)", "300 Placeholder Street (fictional)", "EX-19-044", 42.1356, -71.3197, "2.700", "engineer", (TRUST,), "Four self-storage buildings with a paved yard and a detention basin.", waiver=True),
+    CaseSpec(S.HEARING_OPEN, "Orchard Hill Village (example)", "100 Example Orchard Road (fictional)", "EX-02-001", 42.0999, -71.3221, "31.500", "engineer", (TRUST, "Orchard Example Partners (fictional)"), "Mixed residential and commercial village on former farmland; the design does not yet meet the peak-rate standard, so the hearing was continued.", site_file="large-site-20-subcatchments.yaml", waiver=True, continued=True),
+    CaseSpec(S.HEARING_CLOSED, "Mockingbird Example Court four-lot subdivision (example)", "2 Mockingbird Example Court (fictional)", "EX-08-012", 42.1279, -71.3318, "2.900", "applicant", (LLC,), "Four house lots on a short private way with a grass swale and a small basin.", waiver=True, continued=True),
+    CaseSpec(S.APPROVED, "Sample Brook Lane duplexes (example)", "19 Sample Brook Lane (fictional)", "EX-13-027", 42.114, -71.299, "1.800", "applicant", (LLC,), "Three duplexes with porous pavement drives.", decision="approve"),
+    CaseSpec(S.APPROVED_WITH_CONDITIONS, "Example Maple Lane subdivision (example)", "1 Example Maple Lane (fictional)", "EX-05-040", 42.1065, -71.356, "6.200", "engineer", (TRUST,), "Eight lots; deep-sump catch basins, a grass channel and an infiltration basin.", continued=True, extension=True),
+    CaseSpec(S.DISAPPROVED, "Sample Quarry Road gravel yard expansion (example)", "250 Sample Quarry Road (fictional)", "EX-23-003", 42.1325, -71.356, "4.600", "applicant", (LLC,), "Expansion of a gravel storage yard next to a wetland.", decision="disapprove"),
+    CaseSpec(S.CONSTRUCTIVELY_APPROVED, "Example Mill Street office park (example)", "60 Example Mill Street (fictional)", "EX-16-018", 42.121, -71.314, "3.300", "engineer", (TRUST,), "Two office buildings; the Board did not act within the time after the hearing closed."),
+    CaseSpec(S.ISSUED, "Demo Heights Road parking lot (example)", "9 Demo Heights Road (fictional)", "EX-09-006", 42.0999, -71.335, "1.500", "applicant", (LLC,), "A 120-space parking lot with a sand filter; waiting for the surety's approval."),
+    CaseSpec(S.UNDER_CONSTRUCTION, "Example Ridge Estates (example)", "1 Example Ridge Road (fictional)", "EX-01-022", 42.14, -71.342, "7.800", "engineer", (TRUST,), "Ten house lots with two infiltration basins, built in two phases."),
+    CaseSpec(S.CONSTRUCTION_COMPLETE, "Sample Green Circle cluster (example)", "3 Sample Green Circle (fictional)", "EX-12-015", 42.116, -71.327, "3.100", "applicant", (LLC,), "Built out; the as-built drawings are awaited.", decision="approve"),
+    CaseSpec(S.CERTIFIED, "Example Commons retail (example)", "500 Example Commons Way (fictional)", "EX-20-001", 42.103, -71.301, "4.400", "engineer", (TRUST,), "A small retail center; certified complete, its O&M plan now runs."),
+    CaseSpec(S.CLOSED, "Sample Brook Homes (example)", "1 Sample Brook Way (fictional)", "EX-14-010", 42.1235, -71.345, "5.900", "applicant", (LLC,), "A finished subdivision now owned by its homeowners' association; the basin and catch basins keep their O&M schedule after the permit file closed.", decision="approve"),
+    CaseSpec(S.WITHDRAWN, "Test Pit Lane solar field (example)", "77 Test Pit Lane (fictional)", "EX-24-005", 42.11, -71.33, "9.000", "engineer", (TRUST,), "A ground-mounted solar array; withdrawn by the applicant."),
+    CaseSpec(S.SUBMITTED, "Exampleton Common library addition (example)", "1 Common Example Street, Exampleton (fictional)", "XT-01-001", None, None, "0.600", "engineer", ("Exampleton Library Trustees (fictional)",), "An addition to a library in the fictional town of Exampleton, whose own bylaw asks for a permit from 20,000 square feet of disturbance.", town="exampleton"),
+    CaseSpec(S.COMPLETE, "Exampleton Brook Road warehouse (example)", "80 Brook Example Road, Exampleton (fictional)", "XT-04-019", None, None, "3.600", "applicant", (LLC,), "A warehouse in the fictional town of Exampleton.", town="exampleton"),
 )
+# fmt: on
 
 ORDER = (
     S.DRAFT,
@@ -471,6 +200,11 @@ def local_at(day: dt.date, at: dt.time) -> dt.datetime:
     return timezone.make_aware(dt.datetime.combine(day, at))
 
 
+def _following(field: str, days: int) -> property:
+    """A date `days` after the date `field` (before it when negative), on a business day."""
+    return property(lambda self: office_day(getattr(self, field) + dt.timedelta(days=days)))
+
+
 @dataclass
 class Dates:
     """Every date a case's walk records, counted back from today."""
@@ -491,29 +225,13 @@ class Dates:
     def after(self, day: dt.date, days: int) -> dt.date:
         return office_day(day + dt.timedelta(days=days))
 
-    @property
-    def paid(self) -> dt.date:
-        return self.after(self.submitted, 2)
-
-    @property
-    def abutters_certified(self) -> dt.date:
-        return office_day(self.submitted - dt.timedelta(days=10))
-
-    @property
-    def signed(self) -> dt.date:
-        return office_day(self.submitted - dt.timedelta(days=5))
-
-    @property
-    def notices(self) -> dt.date:
-        return office_day(self.hearing - dt.timedelta(days=14))
-
-    @property
-    def issued(self) -> dt.date:
-        return self.after(self.voted, 10)
-
-    @property
-    def construction_started(self) -> dt.date:
-        return self.after(self.issued, 20)
+    # Dates that follow from another one: the business day on or before `days` after it.
+    paid = _following("submitted", 2)
+    abutters_certified = _following("submitted", -10)
+    signed = _following("submitted", -5)
+    notices = _following("hearing", -14)
+    issued = _following("voted", 10)
+    construction_started = _following("issued", 20)
 
 
 def dates_for(spec: CaseSpec, today: dt.date) -> Dates:
@@ -657,14 +375,7 @@ class DemoBuilder:
 
     def create_towns_and_people(self) -> None:
         for t in TOWNS:
-            self.towns[t.slug] = Town.objects.create(
-                slug=t.slug,
-                name=t.name,
-                registry_of_deeds=t.registry_of_deeds,
-                newspaper=t.newspaper,
-                planning_board_address=t.planning_board_address,
-                hearing_location=t.hearing_location,
-            )
+            self.towns[t.slug] = Town.objects.create(**dataclasses.asdict(t))
         User = get_user_model()
         for u in USERS:
             user = User.objects.create_user(
@@ -679,6 +390,10 @@ class DemoBuilder:
                     user=user, town=self.towns[slug], role=role.value, title=u.what
                 )
             self.users[u.username] = user
+
+    def ago(self, days: int) -> dt.date:
+        """The business day on or before `days` days before today."""
+        return office_day(self.today - dt.timedelta(days=days))
 
     def user(self, name: str):
         return self.users[name]
@@ -714,61 +429,18 @@ class DemoBuilder:
                 a, actor=a.applicant, reason="the owners chose another site (example)"
             )
         self.technical_review(a, spec, resolved=reaches(spec, S.COMPLETE))
-        if not reaches(spec, S.COMPLETE):
-            return a
-        intake.completeness_find_complete(
-            a,
-            actor=self.user("clerk"),
-            received_complete_on=d.complete,
-            notes="Every item of § 267-18A received.",
-            today=d.complete,
-        )
-        if reaches(spec, S.ISSUED):
-            self.initial_site_inspection(a, d)
-        if spec.waiver:
-            intake.waiver_request_submit(
-                a,
-                actor=a.applicant,
-                requirement="§ 267-19A(6): two-foot contours on the whole parcel",
-                reasons="The undisturbed back land is wooded wetland buffer; one-foot contours "
-                "cover every area that drains to the works (example).",
-                today=d.after(d.complete, 3),
-            )
-        if not reaches(spec, S.HEARING_SCHEDULED):
-            return self.refreshed(a)
-        self.hearing_with_notice(a, d)
-        if not reaches(spec, S.HEARING_OPEN):
-            return self.refreshed(a)
-        clerk = self.user("clerk")
-        hearing.hearing_open(a, opened_on=d.hearing, actor=clerk)
-        if d.continued_to:
-            hearing.hearing_continue(
-                a,
-                held_on=d.hearing,
-                continued_to=local_at(d.continued_to, CONTINUED_HOUR),
-                minutes="Testimony heard; the applicant asked for time to revise the design.",
-                actor=clerk,
-            )
-        if not reaches(spec, S.HEARING_CLOSED):
-            return self.refreshed(a)
-        hearing.hearing_close(
-            a,
-            closed_on=d.closed,
-            waiver_votes={w.pk: True for w in a.waivers.filter(granted__isnull=True)},
-            minutes="No further testimony; the hearing closed.",
-            actor=clerk,
-        )
-        if spec.target == S.CONSTRUCTIVELY_APPROVED:
-            hearing.constructive_approval_certify(
-                a, certified_on=d.certified_inaction, actor=self.user("townclerk")
-            )
-            return self.refreshed(a)
-        if not reaches(spec, S.APPROVED):
-            return self.refreshed(a)
-        self.decide(a, spec, d)
-        if not reaches(spec, S.ISSUED):
-            return self.refreshed(a)
-        return self.build_out(a, spec, d)
+        for stage, step in (
+            (S.COMPLETE, self.find_complete),
+            (S.HEARING_SCHEDULED, self.hearing_with_notice),
+            (S.HEARING_OPEN, self.open_hearing),
+            (S.HEARING_CLOSED, self.close_hearing),
+            (S.APPROVED, self.decide),
+            (S.ISSUED, self.build_out),
+        ):
+            if not reaches(spec, stage):
+                break
+            step(a, spec, d)
+        return self.refreshed(a)
 
     def refreshed(self, a: Application) -> Application:
         a.refresh_from_db()
@@ -861,43 +533,32 @@ class DemoBuilder:
             file=abutters_file(spec),
             today=d.signed,
         )
-        intake.upload_add(
-            a,
-            actor=applicant,
-            kind=Upload.Kind.PLAN,
-            file=pdf_file("stormwater-plan.pdf", "Stormwater management plan"),
+        # An incomplete package lacks its O&M plan.
+        uploads = (
+            (Upload.Kind.PLAN, "stormwater-plan.pdf", "Stormwater management plan"),
+            (Upload.Kind.OM_PLAN, "om-plan.pdf", "Operation and maintenance plan"),
         )
-        if spec.target != S.INCOMPLETE:
-            intake.upload_add(
-                a,
-                actor=applicant,
-                kind=Upload.Kind.OM_PLAN,
-                file=pdf_file("om-plan.pdf", "Operation and maintenance plan"),
-            )
+        for kind, name, title in uploads:
+            if kind != Upload.Kind.OM_PLAN or spec.target != S.INCOMPLETE:
+                intake.upload_add(a, actor=applicant, kind=kind, file=pdf_file(name, title))
         intake.upload_add(
             a, actor=applicant, kind=Upload.Kind.SITE_FILE, file=site_file(spec.site_file)
         )
 
     def fees_and_filings(self, a: Application, spec: CaseSpec, d: Dates) -> None:
         clerk = self.user("clerk")
-        intake.fee_record(
-            a,
-            actor=clerk,
-            kind="application",
-            amount=Decimal("500.00"),
-            paid_on=d.paid,
-            receipt_number=f"EX-R{a.pk:04d}-1",
-            today=d.paid,
-        )
-        intake.fee_record(
-            a,
-            actor=clerk,
-            kind="technical_review",
-            amount=Decimal("2500.00"),
-            paid_on=None if spec.target == S.INCOMPLETE else d.paid,
-            receipt_number="" if spec.target == S.INCOMPLETE else f"EX-R{a.pk:04d}-2",
-            today=d.paid,
-        )
+        # The technical review fee of an incomplete package is unpaid (§ 267-18D).
+        for n, kind, amount in ((1, "application", "500.00"), (2, "technical_review", "2500.00")):
+            paid = n == 1 or spec.target != S.INCOMPLETE
+            intake.fee_record(
+                a,
+                actor=clerk,
+                kind=kind,
+                amount=Decimal(amount),
+                paid_on=d.paid if paid else None,
+                receipt_number=f"EX-R{a.pk:04d}-{n}" if paid else "",
+                today=d.paid,
+            )
         for n, what in enumerate(i["summary"] for i in town_clerk_items_for(a)):
             intake.town_clerk_filing_record(
                 a,
@@ -964,21 +625,48 @@ class DemoBuilder:
             )
             intake.comment_resolve(request, actor=reviewer)
 
-    def initial_site_inspection(self, a: Application, d: Dates) -> None:
-        construction.inspection_record(
+    def inspect(self, a: Application, stage: str, day: dt.date, passes: tuple[str, ...], **more):
+        """A § 267-22 inspection by the reviewer that passes every item of its checklist."""
+        return construction.inspection_record(
             a,
-            stage="initial_site",
-            done_on=d.after(d.complete, 5),
+            stage=stage,
+            done_on=day,
             actor=self.user("reviewer"),
             passed=True,
-            checklist=[
-                {"item": "Site matches the existing-conditions plan", "result": "pass"},
-                {"item": "Wetland flags in place", "result": "pass"},
-            ],
+            checklist=[{"item": item, "result": "pass"} for item in passes],
+            **more,
+        )
+
+    def initial_site_inspection(self, a: Application, d: Dates) -> None:
+        self.inspect(
+            a,
+            "initial_site",
+            d.after(d.complete, 5),
+            ("Site matches the existing-conditions plan", "Wetland flags in place"),
             findings="Site walked with the applicant's engineer (example).",
         )
 
-    def hearing_with_notice(self, a: Application, d: Dates) -> None:
+    def find_complete(self, a: Application, spec: CaseSpec, d: Dates) -> None:
+        intake.completeness_find_complete(
+            a,
+            actor=self.user("clerk"),
+            received_complete_on=d.complete,
+            notes="Every item of § 267-18A received.",
+            today=d.complete,
+        )
+        if reaches(spec, S.ISSUED):
+            self.initial_site_inspection(a, d)
+        if spec.waiver:
+            intake.waiver_request_submit(
+                a,
+                actor=a.applicant,
+                requirement="§ 267-19A(6): two-foot contours on the whole parcel",
+                reasons="The undisturbed back land is wooded wetland buffer; one-foot contours "
+                "cover every area that drains to the works (example).",
+                today=d.after(d.complete, 3),
+            )
+
+    def hearing_with_notice(self, a: Application, spec: CaseSpec, d: Dates) -> None:
         clerk = self.user("clerk")
         hearing.hearing_schedule(
             a,
@@ -996,6 +684,31 @@ class DemoBuilder:
             actor=clerk,
         )
         hearing.hearing_mailing_record(a, mailed_on=d.notices, actor=clerk)
+
+    def open_hearing(self, a: Application, spec: CaseSpec, d: Dates) -> None:
+        clerk = self.user("clerk")
+        hearing.hearing_open(a, opened_on=d.hearing, actor=clerk)
+        if d.continued_to:
+            hearing.hearing_continue(
+                a,
+                held_on=d.hearing,
+                continued_to=local_at(d.continued_to, CONTINUED_HOUR),
+                minutes="Testimony heard; the applicant asked for time to revise the design.",
+                actor=clerk,
+            )
+
+    def close_hearing(self, a: Application, spec: CaseSpec, d: Dates) -> None:
+        hearing.hearing_close(
+            a,
+            closed_on=d.closed,
+            waiver_votes={w.pk: True for w in a.waivers.filter(granted__isnull=True)},
+            minutes="No further testimony; the hearing closed.",
+            actor=self.user("clerk"),
+        )
+        if spec.target == S.CONSTRUCTIVELY_APPROVED:
+            hearing.constructive_approval_certify(
+                a, certified_on=d.certified_inaction, actor=self.user("townclerk")
+            )
 
     def decide(self, a: Application, spec: CaseSpec, d: Dates) -> None:
         clerk = self.user("clerk")
@@ -1034,7 +747,7 @@ class DemoBuilder:
             actor=clerk,
         )
 
-    def build_out(self, a: Application, spec: CaseSpec, d: Dates) -> Application:
+    def build_out(self, a: Application, spec: CaseSpec, d: Dates) -> None:
         """From the permit to the closed file, as far as the case goes."""
         clerk, reviewer = self.user("clerk"), self.user("reviewer")
         condition = construction.condition_add(
@@ -1053,22 +766,17 @@ class DemoBuilder:
             actor=clerk,
         )
         if spec.target == S.ISSUED:
-            return self.refreshed(a)
+            return
         construction.surety_counsel_approve(a, approved_on=d.after(posted, 4), actor=clerk)
         construction.condition_mark_met(condition, met_on=d.after(d.issued, 8), actor=reviewer)
         start = d.construction_started
         construction.construction_start(a, started_on=start, actor=clerk)
         erosion_day = d.after(start, 7)
-        erosion = construction.inspection_record(
+        erosion = self.inspect(
             a,
-            stage="erosion_control",
-            done_on=erosion_day,
-            actor=reviewer,
-            passed=True,
-            checklist=[
-                {"item": "Silt fence and straw wattles installed", "result": "pass"},
-                {"item": "Construction entrance stabilised", "result": "pass"},
-            ],
+            "erosion_control",
+            erosion_day,
+            ("Silt fence and straw wattles installed", "Construction entrance stabilised"),
             findings="Controls in place; one gap in the silt fence (example).",
             deficiencies=[
                 ("Gap in the silt fence by the wetland flag WF-12", d.after(erosion_day, 7))
@@ -1090,16 +798,11 @@ class DemoBuilder:
             construction.change_notice_decide(
                 notice, significant=False, decided_on=d.after(submitted, 3), actor=clerk
             )
-        construction.inspection_record(
+        self.inspect(
             a,
-            stage="bury",
-            done_on=d.bury,
-            actor=reviewer,
-            passed=True,
-            checklist=[
-                {"item": "Pipe and chambers as designed", "result": "pass"},
-                {"item": "Bedding and backfill", "result": "pass"},
-            ],
+            "bury",
+            d.bury,
+            ("Pipe and chambers as designed", "Bedding and backfill"),
             findings="Drainage ready to backfill (example).",
             deficiencies=[("Grate missing on catch basin CB-4", d.bury + dt.timedelta(days=10))]
             if spec.target == S.UNDER_CONSTRUCTION
@@ -1116,7 +819,7 @@ class DemoBuilder:
                 phase_completed_in_compliance=True,
                 actor=clerk,
             )
-            return self.refreshed(a)
+            return
         construction.construction_complete(a, completed_on=d.completed, actor=clerk)
         easement = construction.easement_add(
             a,
@@ -1124,11 +827,10 @@ class DemoBuilder:
             location="20-foot strip behind the basin (example)",
             actor=clerk,
         )
-        if spec.target == S.CONSTRUCTION_COMPLETE:
-            return self.refreshed(a)
-        return self.certify_and_after(a, spec, d, easement)
+        if spec.target != S.CONSTRUCTION_COMPLETE:
+            self.certify_and_after(a, spec, d, easement)
 
-    def certify_and_after(self, a, spec: CaseSpec, d: Dates, easement) -> Application:
+    def certify_and_after(self, a, spec: CaseSpec, d: Dates, easement) -> None:
         clerk, reviewer = self.user("clerk"), self.user("reviewer")
         done = d.completed
         as_built = construction.as_built_submit(
@@ -1141,17 +843,11 @@ class DemoBuilder:
             actor=a.applicant,
         )
         construction.as_built_review(as_built, accepted=True, actor=reviewer)
-        final = d.after(done, 30)
-        construction.inspection_record(
+        self.inspect(
             a,
-            stage="final",
-            done_on=final,
-            actor=reviewer,
-            passed=True,
-            checklist=[
-                {"item": "Basin built to the as-built drawings", "result": "pass"},
-                {"item": "Site stabilised", "result": "pass"},
-            ],
+            "final",
+            d.after(done, 30),
+            ("Basin built to the as-built drawings", "Site stabilised"),
             findings="The system works as designed (example).",
         )
         construction.easement_record(
@@ -1166,17 +862,14 @@ class DemoBuilder:
         construction.surety_release(a, kind="full", released_on=d.after(done, 45), actor=clerk)
         self.om_schedule(a, spec, since=certificate_on)
         if spec.target == S.CERTIFIED:
-            om.om_report_submit(
+            self.om_reports(
                 a.om_obligations.get(component="Infiltration basin"),
-                performed_on=office_day(self.today - dt.timedelta(days=150)),
-                findings="First inspection: vegetation established, outlet clear (example).",
-                satisfactory=True,
-                actor=reviewer,
+                "First inspection: vegetation established, outlet clear (example).",
+                150,
             )
         if spec.target == S.CLOSED:
             construction.file_close(a, closed_on=d.after(done, 60), actor=clerk)
             self.om_after_close(a, since=certificate_on)
-        return self.refreshed(a)
 
     def om_schedule(self, a: Application, spec: CaseSpec, *, since: dt.date) -> None:
         clerk = self.user("clerk")
@@ -1196,28 +889,24 @@ class DemoBuilder:
                 email="owner@example.org",
                 actor=clerk,
             )
-        om.om_obligation_add(
-            a,
-            component="Infiltration basin",
-            task="Inspect, remove sediment and mow",
-            every_months=6,
-            next_due=since + dt.timedelta(days=182),
-            actor=clerk,
-        )
-        om.om_obligation_add(
-            a,
-            component="Deep-sump catch basins",
-            task="Clean the sumps",
-            every_months=12,
-            next_due=since + dt.timedelta(days=365),
-            actor=clerk,
-        )
+        for component, task, months, days in (
+            ("Infiltration basin", "Inspect, remove sediment and mow", 6, 182),
+            ("Deep-sump catch basins", "Clean the sumps", 12, 365),
+        ):
+            om.om_obligation_add(
+                a,
+                component=component,
+                task=task,
+                every_months=months,
+                next_due=since + dt.timedelta(days=days),
+                actor=clerk,
+            )
 
     def om_after_close(self, a: Application, *, since: dt.date) -> None:
         """Years of O&M after the file closed: a sale, an amendment, reports, one task late."""
         clerk = self.user("clerk")
         owner = a.responsible_parties.get(responsibility="owner")
-        sold = office_day(self.today - dt.timedelta(days=250))
+        sold = self.ago(250)
         om.ownership_change_record(
             owner,
             new_name="Sample Brook Homeowners Association (fictional)",
@@ -1226,7 +915,7 @@ class DemoBuilder:
             notified_on=office_day(sold - dt.timedelta(days=10)),
             actor=clerk,
         )
-        agreed = office_day(self.today - dt.timedelta(days=240))
+        agreed = self.ago(240)
         signers = sorted({n for names in parties_by_law_role(a, agreed).values() for n in names})
         om.om_amendment_record(
             a,
@@ -1235,21 +924,28 @@ class DemoBuilder:
             signers=signers,
             actor=clerk,
         )
-        basin = a.om_obligations.get(component="Infiltration basin")
-        for days in (560, 380, 200, 20):
+        self.om_reports(
+            a.om_obligations.get(component="Infiltration basin"),
+            "Sediment below the marker; outlet clear (example).",
+            560,
+            380,
+            200,
+            20,
+        )
+        # The catch basins were last cleaned over a year ago: that task is now overdue.
+        self.om_reports(
+            a.om_obligations.get(component="Deep-sump catch basins"),
+            "Sumps cleaned; two were half full (example).",
+            400,
+        )
+
+    def om_reports(self, obligation, findings: str, *days_ago: int) -> None:
+        """The reviewer's satisfactory O&M reports on `obligation`, done `days_ago` days ago."""
+        for days in days_ago:
             om.om_report_submit(
-                basin,
-                performed_on=office_day(self.today - dt.timedelta(days=days)),
-                findings="Sediment below the marker; outlet clear (example).",
+                obligation,
+                performed_on=self.ago(days),
+                findings=findings,
                 satisfactory=True,
                 actor=self.user("reviewer"),
             )
-        # The catch basins were last cleaned over a year ago: that task is now overdue.
-        sumps = a.om_obligations.get(component="Deep-sump catch basins")
-        om.om_report_submit(
-            sumps,
-            performed_on=office_day(self.today - dt.timedelta(days=400)),
-            findings="Sumps cleaned; two were half full (example).",
-            satisfactory=True,
-            actor=self.user("reviewer"),
-        )
