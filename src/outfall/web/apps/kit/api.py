@@ -8,20 +8,33 @@
 - `reasons_out` / `reason_dicts`: the law's reasons (objects, or dicts as stored) as the API
   shows them, each with its section;
 - `refused_body`: the 409 answer to a lifecycle step the law refuses;
-- `found`: a record or a 404 saying what is missing.
+- `found` (from `kit.selectors`): a record or a 404 saying what is missing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import Any
 
 from django.http import Http404
 
 from outfall.kernel.errors import InputError
 from outfall.web.apps.core.models import Town
+from outfall.web.apps.kit.selectors import found
 
-T = TypeVar("T")
+__all__ = [
+    "REFUSED",
+    "attrs",
+    "found",
+    "page",
+    "page_check",
+    "reason_dicts",
+    "reasons_out",
+    "refused_body",
+    "town_named",
+    "town_or_current",
+    "user_of",
+]
 
 REFUSED = "The law does not allow this step now."
 
@@ -104,10 +117,3 @@ def refused_body(exc) -> dict:
         "state": exc.state,
         "reasons": reasons_out(exc.reasons),
     }
-
-
-def found(obj: T | None, missing: str) -> T:
-    """`obj`, or a 404 saying what is missing."""
-    if obj is None:
-        raise Http404(missing)
-    return obj

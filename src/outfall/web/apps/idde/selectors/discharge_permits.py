@@ -11,32 +11,25 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.http import Http404
-
 from outfall.compliance.lifecycle import discharge_permit as machine
 from outfall.law.determination import Determination
 from outfall.law.s267_07_discharges import classify_discharge, list_discharge_kinds
-from outfall.web.apps.core.permissions import towns_with_role
 from outfall.web.apps.idde.models import DischargePermit
-from outfall.web.apps.idde.policy import VIEWER_ROLES
+from outfall.web.apps.idde.selectors.visible import dpw_rows
+from outfall.web.apps.kit.selectors import row_or_404
 
 FINDINGS = ("uncontaminated", "not_a_significant_pollutant_source")
 
 
 def discharge_permit_list_visible_to(user, town=None):
     """The permits of the towns where `user` holds a DPW role, newest first."""
-    qs = DischargePermit.objects.filter(town_id__in=towns_with_role(user, VIEWER_ROLES))
-    if town is not None:
-        qs = qs.filter(town=town)
+    qs = dpw_rows(DischargePermit, user, town)
     return qs.select_related("town").order_by("-applied_on", "-pk")
 
 
 def discharge_permit_get(user, pk: int) -> DischargePermit:
     """One permit, or 404 when it does not exist or the user may not see it."""
-    permit = discharge_permit_list_visible_to(user).filter(pk=pk).first()
-    if permit is None:
-        raise Http404("No such discharge permit")
-    return permit
+    return row_or_404(discharge_permit_list_visible_to(user), pk, "No such discharge permit")
 
 
 def _sump_pump_condition_names(on: dt.date, town) -> set[str]:

@@ -8,7 +8,6 @@ import datetime as dt
 from dataclasses import dataclass
 
 from django.db.models import QuerySet
-from django.http import Http404
 
 from outfall.compliance.lifecycle.idde import (
     INVESTIGATION_STATE_LABELS,
@@ -19,31 +18,22 @@ from outfall.compliance.lifecycle.idde import (
 )
 from outfall.law import s267_07_discharges
 from outfall.law.determination import Reason
-from outfall.web.apps.core.permissions import towns_with_role
-from outfall.web.apps.idde import policy
 from outfall.web.apps.idde.models import DischargeDetermination, Investigation
+from outfall.web.apps.idde.selectors.visible import dpw_rows
+from outfall.web.apps.kit.selectors import row_or_404
 
 
 def investigation_list_visible_to(
     user, *, town=None, state: str | None = None
 ) -> QuerySet[Investigation]:
     """Investigations `user` may see, newest first."""
-    qs = Investigation.objects.filter(
-        town_id__in=towns_with_role(user, policy.VIEWER_ROLES)
-    ).select_related("town", "report", "asset")
-    if town is not None:
-        qs = qs.filter(town=town)
-    if state:
-        qs = qs.filter(state=state)
-    return qs.order_by("-opened_on", "-pk")
+    qs = dpw_rows(Investigation, user, town, state=state)
+    return qs.select_related("town", "report", "asset").order_by("-opened_on", "-pk")
 
 
 def investigation_get(user, pk: int) -> Investigation:
     """The investigation if `user` may see it; 404 otherwise."""
-    found = investigation_list_visible_to(user).filter(pk=pk).first()
-    if found is None:
-        raise Http404("No such investigation")
-    return found
+    return row_or_404(investigation_list_visible_to(user), pk, "No such investigation")
 
 
 def determination_list(investigation: Investigation) -> QuerySet[DischargeDetermination]:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from django.http import Http404
-
-from outfall.web.apps.core.permissions import towns_with_role
 from outfall.web.apps.idde.models import DischargeNotice
-from outfall.web.apps.idde.policy import VIEWER_ROLES
+from outfall.web.apps.idde.selectors.visible import dpw_rows
+from outfall.web.apps.kit.selectors import row_or_404
 
 CITATIONS = {
     DischargeNotice.Kind.DYE_TEST: "§ 267-7D(2)(m)",
@@ -17,20 +15,13 @@ CITATIONS = {
 
 def notice_list_visible_to(user, town=None, kind: str | None = None):
     """Notices of the towns where `user` holds a DPW role, newest first."""
-    qs = DischargeNotice.objects.filter(town_id__in=towns_with_role(user, VIEWER_ROLES))
-    if town is not None:
-        qs = qs.filter(town=town)
-    if kind:
-        qs = qs.filter(kind=kind)
+    qs = dpw_rows(DischargeNotice, user, town, kind=kind)
     return qs.select_related("town", "recorded_by").order_by("-received_at", "-pk")
 
 
 def notice_get(user, pk: int) -> DischargeNotice:
     """One notice, or 404 when it does not exist or the user may not see it."""
-    notice = notice_list_visible_to(user).filter(pk=pk).first()
-    if notice is None:
-        raise Http404("No such notice")
-    return notice
+    return row_or_404(notice_list_visible_to(user), pk, "No such notice")
 
 
 def notice_summary(notice: DischargeNotice) -> dict:

@@ -13,14 +13,13 @@ import math
 from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
-from django.http import Http404
 from django.utils import timezone
 
 from outfall.compliance.lifecycle.idde import REPORT_STATE_LABELS, ReportState
-from outfall.web.apps.core.permissions import towns_with_role
-from outfall.web.apps.idde import policy
 from outfall.web.apps.idde.models import Report
+from outfall.web.apps.idde.selectors.visible import dpw_rows
 from outfall.web.apps.idde.services.reports import token_digest
+from outfall.web.apps.kit.selectors import row_or_404
 
 NEARBY_METRES = 150.0
 NEARBY_DAYS = 7
@@ -28,26 +27,15 @@ EARTH_RADIUS_M = 6_371_000.0
 METRES_PER_DEGREE_LAT = 111_320.0
 
 
-def _visible_towns(user) -> list[int]:
-    return towns_with_role(user, policy.VIEWER_ROLES)
-
-
 def report_list_visible_to(user, *, town=None, status: str | None = None) -> QuerySet[Report]:
     """Reports `user` may see, newest first; optionally of one town and one public status."""
-    qs = Report.objects.filter(town_id__in=_visible_towns(user)).select_related("town")
-    if town is not None:
-        qs = qs.filter(town=town)
-    if status:
-        qs = qs.filter(status=status)
-    return qs.order_by("-submitted_at", "-pk")
+    qs = dpw_rows(Report, user, town, status=status)
+    return qs.select_related("town").order_by("-submitted_at", "-pk")
 
 
 def report_get(user, pk: int) -> Report:
     """The report if `user` may see it; 404 otherwise (its existence is not disclosed)."""
-    found = report_list_visible_to(user).filter(pk=pk).first()
-    if found is None:
-        raise Http404("No such report")
-    return found
+    return row_or_404(report_list_visible_to(user), pk, "No such report")
 
 
 def report_get_by_token(tracking_number: str, token: str) -> Report | None:

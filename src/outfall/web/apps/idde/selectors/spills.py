@@ -12,13 +12,12 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from django.http import Http404
 from django.utils import timezone
 
-from outfall.web.apps.core.permissions import towns_with_role
 from outfall.web.apps.idde.models import Spill
-from outfall.web.apps.idde.policy import VIEWER_ROLES
+from outfall.web.apps.idde.selectors.visible import dpw_rows
 from outfall.web.apps.idde.services.spills import spill_law
+from outfall.web.apps.kit.selectors import row_or_404
 
 LABELS = {
     "notify_fire_police_by": "Fire and Police Departments told (immediately)",
@@ -77,18 +76,13 @@ def _text(value: dt.date | dt.datetime) -> str:
 
 def spill_list_visible_to(user, town=None):
     """Releases of the towns where `user` holds a DPW role, newest first."""
-    qs = Spill.objects.filter(town_id__in=towns_with_role(user, VIEWER_ROLES))
-    if town is not None:
-        qs = qs.filter(town=town)
+    qs = dpw_rows(Spill, user, town)
     return qs.select_related("town").order_by("-discovered_at", "-pk")
 
 
 def spill_get(user, pk: int) -> Spill:
     """One release, or 404 when it does not exist or the user may not see it."""
-    spill = spill_list_visible_to(user).filter(pk=pk).first()
-    if spill is None:
-        raise Http404("No such spill")
-    return spill
+    return row_or_404(spill_list_visible_to(user), pk, "No such spill")
 
 
 def _elapsed(delta: dt.timedelta) -> str:

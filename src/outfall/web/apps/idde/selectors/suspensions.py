@@ -2,27 +2,20 @@
 
 from __future__ import annotations
 
-from django.http import Http404
-
-from outfall.web.apps.core.permissions import towns_with_role
 from outfall.web.apps.idde.models import EmergencySuspension, Investigation
-from outfall.web.apps.idde.policy import VIEWER_ROLES
+from outfall.web.apps.idde.selectors.visible import dpw_rows
+from outfall.web.apps.kit.selectors import row_or_404
 
 
 def suspension_list_visible_to(user, town=None):
     """Suspensions of the towns where `user` holds a DPW role, newest first."""
-    qs = EmergencySuspension.objects.filter(town_id__in=towns_with_role(user, VIEWER_ROLES))
-    if town is not None:
-        qs = qs.filter(town=town)
+    qs = dpw_rows(EmergencySuspension, user, town)
     return qs.select_related("town", "investigation", "ordered_by").order_by("-ordered_at", "-pk")
 
 
 def suspension_get(user, pk: int) -> EmergencySuspension:
     """One suspension, or 404 when it does not exist or the user may not see it."""
-    suspension = suspension_list_visible_to(user).filter(pk=pk).first()
-    if suspension is None:
-        raise Http404("No such suspension")
-    return suspension
+    return row_or_404(suspension_list_visible_to(user), pk, "No such suspension")
 
 
 def suspension_status(suspension: EmergencySuspension) -> str:

@@ -7,12 +7,10 @@ A second run on the same day sends nothing (each send is recorded).
 
 from __future__ import annotations
 
-import datetime as dt
-
 from django.core.management.base import BaseCommand, CommandError
-from django.utils import timezone
 
 from outfall.web.apps.deadlines.services import deadline_reminders_send
+from outfall.web.apps.kit.commands import day_option
 
 
 class Command(BaseCommand):
@@ -27,14 +25,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options):
-        day = timezone.localdate()
-        if options.get("date"):
-            try:
-                day = dt.date.fromisoformat(options["date"])
-            except ValueError:
-                raise CommandError(
-                    f"--date {options['date']!r}: not a date in the form YYYY-MM-DD"
-                ) from None
+        day = day_option(options)
         run = deadline_reminders_send(today=day)
         for name, count in sorted(run.sent.items()):
             self.stdout.write(f"sent to {name}: {count} clock(s)")

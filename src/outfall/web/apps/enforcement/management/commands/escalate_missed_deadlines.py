@@ -7,12 +7,10 @@ A second run on the same day (or any later day) escalates nothing already escala
 
 from __future__ import annotations
 
-import datetime as dt
-
-from django.core.management.base import BaseCommand, CommandError
-from django.utils import timezone
+from django.core.management.base import BaseCommand
 
 from outfall.web.apps.enforcement.services.orders import escalate_missed_deadlines
+from outfall.web.apps.kit.commands import day_option
 
 
 class Command(BaseCommand):
@@ -26,14 +24,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options):
-        day = timezone.localdate()
-        if options.get("date"):
-            try:
-                day = dt.date.fromisoformat(options["date"])
-            except ValueError:
-                raise CommandError(
-                    f"--date {options['date']!r}: not a date in the form YYYY-MM-DD"
-                ) from None
+        day = day_option(options)
         done = escalate_missed_deadlines(today=day)
         for number in done:
             self.stdout.write(f"escalated {number}")
