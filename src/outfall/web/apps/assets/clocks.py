@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from outfall.web.apps.assets import selectors as sel
 from outfall.web.apps.assets.screening import INVESTIGATION_DAYS
-from outfall.web.apps.kit.clocks import CaseClock, case_clock, clock_order
+from outfall.web.apps.kit.clocks import CaseClock, ClockCase, clock_order
 
 SOURCE = "assets"
 CLOCK_KINDS = {
@@ -24,21 +24,15 @@ CLOCK_KINDS = {
 
 
 def _clock(key, ref, town, number, title, url, due, citation, explanation, today) -> CaseClock:
-    return case_clock(
+    case = ClockCase(SOURCE, number, title, url, town.pk, uid_stem=f"{town.slug}-assets")
+    return case.clock(
+        key,
+        CLOCK_KINDS[key],
         today=today,
         due=due,
-        source=SOURCE,
-        key=key,
-        label=CLOCK_KINDS[key],
-        ref=str(ref),
-        uid=f"{town.slug}-assets-{key}-{ref}@outfall",
-        town_id=town.pk,
-        case_number=number,
-        case_title=title,
-        case_url=url,
         citation=citation,
         explanation=explanation,
-        moved_because=None,
+        ref=ref,
     )
 
 

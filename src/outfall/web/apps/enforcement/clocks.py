@@ -19,7 +19,7 @@ from outfall.law.errors import LawError
 from outfall.web.apps.enforcement.models import Protest
 from outfall.web.apps.enforcement.selectors import case_list_visible_to
 from outfall.web.apps.enforcement.selectors.ledger import cost_balance
-from outfall.web.apps.kit.clocks import CaseClock, case_clock, clock_order
+from outfall.web.apps.kit.clocks import CaseClock, ClockCase, clock_order
 
 SOURCE = "enforcement"
 CLOCK_KINDS = {
@@ -34,25 +34,30 @@ CLOCK_KINDS = {
 CLOSED = ("closed", "complied", "paid")
 
 
+def _case(case) -> ClockCase:
+    return ClockCase(
+        source=SOURCE,
+        number=case.number,
+        title=f"{case.violator_name}, {case.property_address}",
+        url=reverse("enforcement:detail", args=[case.pk]),
+        town_id=case.town_id,
+        uid_stem=f"{case.town.slug}-enf{case.pk}",
+        place=case.property_address,
+        record=case,
+    )
+
+
 def _clock(case, key, ref, due, raw_due, citation, explanation, moved, today) -> CaseClock:
-    return case_clock(
+    return _case(case).clock(
+        key,
+        CLOCK_KINDS[key],
         today=today,
         due=due,
         raw_due=raw_due,
-        source=SOURCE,
-        key=key,
-        label=CLOCK_KINDS[key],
-        ref=str(ref),
-        uid=f"{case.town.slug}-enf{case.pk}-{key}-{ref}@outfall",
-        town_id=case.town_id,
-        case_number=case.number,
-        case_title=f"{case.violator_name}, {case.property_address}",
-        case_url=reverse("enforcement:detail", args=[case.pk]),
-        case_place=case.property_address,
         citation=citation,
         explanation=explanation,
         moved_because=moved,
-        record=case,
+        ref=ref,
     )
 
 

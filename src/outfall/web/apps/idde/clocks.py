@@ -25,7 +25,7 @@ from outfall.web.apps.idde.selectors.discharge_permits import discharge_permit_l
 from outfall.web.apps.idde.selectors.investigations import investigation_list_visible_to
 from outfall.web.apps.idde.selectors.reports import report_list_visible_to
 from outfall.web.apps.idde.selectors.spills import LABELS, spill_clock_rows, spill_list_visible_to
-from outfall.web.apps.kit.clocks import CaseClock, case_clock, clock_order
+from outfall.web.apps.kit.clocks import CaseClock, ClockCase, clock_order
 
 SOURCE = "idde"
 ADMINISTRATION = "§ 267-5"
@@ -48,31 +48,28 @@ def review_days() -> int:
     return int(getattr(settings, "OUTFALL_INVESTIGATION_REVIEW_DAYS", DEFAULT_REVIEW_DAYS))
 
 
-def _clock(record, key: str, due: dt.date, explanation: str, today: dt.date) -> CaseClock:
-    report = isinstance(record, Report)
-    kind = "rpt" if report else "inv"
-    if report:
+def _case(record) -> ClockCase:
+    """A report or an investigation, as its clocks show it."""
+    if isinstance(record, Report):
+        number, kind = record.tracking_number, "rpt"
         title = f"Report of a suspected illicit discharge, {record.address or 'pin on the map'}"
         url = reverse("idde:report_detail", args=[record.pk])
     else:
+        number, kind = record.number, "inv"
         title = f"Investigation, {record.property_address or 'source not yet traced'}"
         url = reverse("idde:investigation_detail", args=[record.pk])
-    return case_clock(
+    stem = f"{record.town.slug}-{kind}{record.pk}"
+    return ClockCase(SOURCE, number, title, url, record.town_id, stem, record=record)
+
+
+def _clock(record, key: str, due: dt.date, explanation: str, today: dt.date) -> CaseClock:
+    return _case(record).clock(
+        key,
+        CLOCK_KINDS[key],
         today=today,
         due=due,
-        source=SOURCE,
-        key=key,
-        label=CLOCK_KINDS[key],
-        ref="case",
-        uid=f"{record.town.slug}-{kind}{record.pk}-{key}-case@outfall",
-        town_id=record.town_id,
-        case_number=record.tracking_number if report else record.number,
-        case_title=title,
-        case_url=url,
         citation=ADMINISTRATION,
         explanation=explanation,
-        moved_because=None,
-        record=record,
     )
 
 
@@ -122,28 +119,31 @@ def spill_clocks(user, *, today: dt.date) -> list[CaseClock]:
     clocks = []
     now = timezone.now()
     for spill in spill_list_visible_to(user).filter(closed_on__isnull=True):
+        case = ClockCase(
+            SOURCE,
+            spill.number,
+            f"{spill.facility} ({spill.get_material_display().lower()})",
+            reverse("idde:spill_detail", args=[spill.pk]),
+            spill.town_id,
+            f"{spill.town.slug}-idde-spill{spill.pk}",
+            place=spill.facility_address,
+            record=spill,
+        )
         for row in spill_clock_rows(spill, now=now):
             if row.key not in NOTIFICATION_KEYS or row.due is None or row.done is not None:
                 continue
             clocks.append(
-                case_clock(
+                case.clock(
+                    row.key,
+                    LABELS[row.key],
                     today=today,
                     due=_day(row.due),
                     raw_due=_day(row.raw_due),
-                    source=SOURCE,
-                    key=row.key,
-                    label=LABELS[row.key],
-                    ref=f"spill{spill.pk}",
-                    uid=f"{spill.town.slug}-idde-spill{spill.pk}-{row.key}@outfall",
-                    town_id=spill.town_id,
-                    case_number=spill.number,
-                    case_title=f"{spill.facility} ({spill.get_material_display().lower()})",
-                    case_url=reverse("idde:spill_detail", args=[spill.pk]),
-                    case_place=spill.facility_address,
                     citation=row.citation,
                     explanation=row.explanation,
                     moved_because=row.moved_because,
-                    record=spill,
+                    ref=f"spill{spill.pk}",
+                    uid=f"{case.uid_stem}-{row.key}@outfall",
                 )
             )
     return clocks
@@ -156,24 +156,25 @@ def permit_inspection_clocks(user, *, today: dt.date) -> list[CaseClock]:
         state="issued", inspection_planned_on__isnull=False
     )
     return [
-        case_clock(
+        ClockCase(
+            SOURCE,
+            permit.number,
+            permit.property_address,
+            reverse("idde:discharge_permit_detail", args=[permit.pk]),
+            permit.town_id,
+            f"{permit.town.slug}-idde-dp{permit.pk}",
+            place=permit.property_address,
+            record=permit,
+        ).clock(
+            INSPECTION,
+            CLOCK_KINDS[INSPECTION],
             today=today,
             due=permit.inspection_planned_on,
-            source=SOURCE,
-            key=INSPECTION,
-            label=CLOCK_KINDS[INSPECTION],
-            ref=f"dp{permit.pk}",
-            uid=f"{permit.town.slug}-idde-dp{permit.pk}-{INSPECTION}@outfall",
-            town_id=permit.town_id,
-            case_number=permit.number,
-            case_title=permit.property_address,
-            case_url=reverse("idde:discharge_permit_detail", args=[permit.pk]),
-            case_place=permit.property_address,
             citation="§ 267-7D(2)(g)",
             explanation="The DPW's own planned inspection of the permit (a town date, not one "
             "the bylaw fixes).",
-            moved_because=None,
-            record=permit,
+            ref=f"dp{permit.pk}",
+            uid=f"{permit.town.slug}-idde-dp{permit.pk}-{INSPECTION}@outfall",
         )
         for permit in permits
     ]

@@ -144,6 +144,74 @@ def case_clock(
     )
 
 
+@dataclass(frozen=True)
+class ClockCase:
+    """The case a source's clocks belong to, as every one of them shows it. `uid_stem` starts
+    each clock's stable uid: `<stem>-<key>-<ref>@outfall` unless the source gives its own."""
+
+    source: str
+    number: str
+    title: str
+    url: str
+    town_id: int | None
+    uid_stem: str
+    place: str = ""
+    application_id: int | None = None
+    record: Any = field(default=None, compare=False, repr=False)
+
+    def clock(
+        self,
+        key: str,
+        label: str,
+        *,
+        today: dt.date,
+        due: dt.date,
+        citation: str,
+        explanation: str,
+        raw_due: dt.date | None = None,
+        moved_because: str | None = None,
+        ref: str = "case",
+        uid: str | None = None,
+        state: ClockState | None = None,
+    ) -> CaseClock:
+        """One clock of this case."""
+        return case_clock(
+            today=today,
+            due=due,
+            raw_due=raw_due,
+            state=state,
+            source=self.source,
+            key=key,
+            label=label,
+            ref=str(ref),
+            uid=uid or f"{self.uid_stem}-{key}-{ref}@outfall",
+            town_id=self.town_id,
+            case_number=self.number,
+            case_title=self.title,
+            case_url=self.url,
+            case_place=self.place,
+            citation=citation,
+            explanation=explanation,
+            moved_because=moved_because,
+            application_id=self.application_id,
+            record=self.record,
+        )
+
+    def from_law(self, deadline, label: str, *, today: dt.date, **extra) -> CaseClock:
+        """A clock from one of the law's LegalDeadlines (raw and moved dates, its section)."""
+        return self.clock(
+            deadline.key,
+            label,
+            today=today,
+            due=deadline.due,
+            raw_due=deadline.raw_due,
+            citation=deadline.citation,
+            explanation=deadline.explanation,
+            moved_because=deadline.moved_because,
+            **extra,
+        )
+
+
 def clock_order(clock: CaseClock):
     """Soonest first; ties by case, kind and uid, so every list reads in the same order."""
     return (clock.due, clock.case_number, clock.key, clock.uid)

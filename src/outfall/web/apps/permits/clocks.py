@@ -28,8 +28,8 @@ from outfall.law.deadline import LegalDeadline
 from outfall.law.errors import LawError
 from outfall.web.apps.kit.clocks import (
     CaseClock,
+    ClockCase,
     ClockState,
-    case_clock,
     clock_order,
     clock_state,
     warning_days,
@@ -87,42 +87,39 @@ def permit_clock_state(key: str, days_left: int, warn_within: int | None = None)
     )
 
 
-def _clock(application, key, ref, due, raw_due, citation, explanation, moved, today) -> CaseClock:
+def _case(application) -> ClockCase:
     a = application
-    return case_clock(
+    return ClockCase(
+        source=SOURCE,
+        number=a.number,
+        title=a.title,
+        url=reverse("permits:detail", args=[a.pk]),
+        town_id=a.town_id,
+        uid_stem=f"{a.town.slug}-{a.pk}",
+        place=a.site_address,
+        application_id=a.pk,
+        record=a,
+    )
+
+
+def _clock(application, key, ref, due, raw_due, citation, explanation, moved, today) -> CaseClock:
+    return _case(application).clock(
+        key,
+        CLOCK_KINDS[key],
         today=today,
         due=due,
         raw_due=raw_due,
-        source=SOURCE,
-        key=key,
-        label=CLOCK_KINDS[key],
-        ref=str(ref),
-        uid=f"{a.town.slug}-{a.pk}-{key}-{ref}@outfall",
-        town_id=a.town_id,
-        case_number=a.number,
-        case_title=a.title,
-        case_url=reverse("permits:detail", args=[a.pk]),
-        case_place=a.site_address,
         citation=citation,
         explanation=explanation,
         moved_because=moved,
-        application_id=a.pk,
-        record=a,
+        ref=ref,
         state=permit_clock_state(key, (due - today).days),
     )
 
 
 def _from_law(application, d: LegalDeadline, today: dt.date) -> CaseClock:
-    return _clock(
-        application,
-        d.key,
-        "case",
-        d.due,
-        d.raw_due,
-        d.citation,
-        d.explanation,
-        d.moved_because,
-        today,
+    return _case(application).from_law(
+        d, CLOCK_KINDS[d.key], today=today, state=permit_clock_state(d.key, (d.due - today).days)
     )
 
 
