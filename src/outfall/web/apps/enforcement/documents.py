@@ -9,9 +9,6 @@ EnforcementDocument, so what was sent is what stays on file.
 
 from __future__ import annotations
 
-import hashlib
-
-from django.core.files.base import ContentFile
 from django.template.loader import get_template
 from django.utils import timezone
 
@@ -21,7 +18,7 @@ from outfall.web.apps.enforcement.models import (
     EnforcementCase,
     EnforcementDocument,
 )
-from outfall.web.apps.permits.documents import render_pdf
+from outfall.web.apps.kit.documents import file_pdf, render_pdf
 
 KINDS = DOCUMENT_KIND_LABELS
 
@@ -52,9 +49,9 @@ def document_generate(
     case: EnforcementCase, kind: str, *, actor, about: str = "", context: dict | None = None
 ) -> EnforcementDocument:
     """Render and file a PDF; call inside the service's transaction (the audit is the caller's)."""
-    pdf = render_pdf(document_html(case, kind, context or {}))
-    digest = hashlib.sha256(pdf).hexdigest()[:12]
     doc = EnforcementDocument(case=case, kind=kind, generated_by=actor, about=about)
-    doc.file.save(f"{case.number}-{kind}-{digest}.pdf", ContentFile(pdf), save=False)
+    file_pdf(
+        doc.file, f"{case.number}-{kind}", render_pdf(document_html(case, kind, context or {}))
+    )
     doc.save()
     return doc

@@ -12,13 +12,10 @@ of `compliance.pdf`; the PDF is stored as a GeneratedDocument so what was sent s
 from __future__ import annotations
 
 import functools
-import hashlib
 import html
 import re
 from dataclasses import dataclass
 
-from django.conf import settings
-from django.core.files.base import ContentFile
 from django.template import Context, Engine, Template, TemplateSyntaxError, engines
 from django.template.base import Lexer, TokenType
 from django.template.loader import get_template
@@ -27,6 +24,7 @@ from django.utils.html import strip_tags
 
 from outfall.compliance import pdf
 from outfall.kernel.errors import InputError
+from outfall.web.apps.kit.documents import file_pdf, render_pdf
 from outfall.web.apps.permits.document_context import DOCUMENT_KINDS, document_context_plain
 from outfall.web.apps.permits.models import Application, DocumentTemplate, GeneratedDocument
 from outfall.web.apps.permits.selectors.statutory import hearing_periods_for_case
@@ -201,19 +199,13 @@ def document_html(application: Application, kind: str, context: dict) -> str:
     return document_page(kind, ctx, body)
 
 
-def render_pdf(html_text: str) -> bytes:
-    """The web's PDFs, through the one renderer of `compliance.pdf` (static files readable)."""
-    return pdf.render_pdf(html_text, extra_roots=[settings.STATIC_ROOT])
-
-
 def document_generate(
     application: Application, kind: str, *, actor, context: dict | None = None, public=False
 ) -> GeneratedDocument:
     """Render and file a PDF; call inside the service's transaction (the audit is the caller's)."""
-    pdf_bytes = render_pdf(document_html(application, kind, context or {}))
-    digest = hashlib.sha256(pdf_bytes).hexdigest()[:12]
     doc = GeneratedDocument(application=application, kind=kind, generated_by=actor, public=public)
-    doc.file.save(f"{application.number}-{kind}-{digest}.pdf", ContentFile(pdf_bytes), save=False)
+    pdf_bytes = render_pdf(document_html(application, kind, context or {}))
+    file_pdf(doc.file, f"{application.number}-{kind}", pdf_bytes)
     doc.save()
     return doc
 

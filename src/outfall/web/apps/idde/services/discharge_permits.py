@@ -7,22 +7,19 @@ audited under § 267-7D(2)(g) in the same transaction; the applicant is told aft
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 
 from django.conf import settings
-from django.core.files.base import ContentFile
 from django.core.mail import EmailMessage
 from django.db import transaction
-from django.template.loader import get_template
 
 from outfall.compliance.lifecycle import discharge_permit as machine
 from outfall.kernel.errors import InputError
 from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.idde.models import DischargePermit
 from outfall.web.apps.idde.selectors.discharge_permits import discharge_permit_evaluation
+from outfall.web.apps.kit.documents import file_pdf, pdf_of
 from outfall.web.apps.kit.locks import lock_row
 from outfall.web.apps.kit.snapshots import determination_snapshot
-from outfall.web.apps.permits.documents import render_pdf
 
 SECTION = machine.SECTION
 
@@ -44,11 +41,6 @@ def mail_on_commit(subject: str, body: str, to: list[str]) -> None:
         transaction.on_commit(
             lambda: EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, recipients).send()
         )
-
-
-def pdf_from_template(template: str, context: dict) -> bytes:
-    """A real PDF (WeasyPrint) of one of our document templates."""
-    return render_pdf(get_template(template).render(context))
 
 
 def _facts(permit: DischargePermit, **dates) -> machine.DischargePermitFacts:
@@ -192,12 +184,11 @@ def discharge_permit_issue(
             p.inspection_planned_on = inspection_planned_on
         p.determination = determination_snapshot(discharge_permit_evaluation(p, issued_on))
         if with_pdf:
-            pdf = pdf_from_template(
+            pdf = pdf_of(
                 "idde/discharge_permits/permit_document.html",
                 {"permit": p, "town": p.town, "application_number": application_number},
             )
-            digest = hashlib.sha256(pdf).hexdigest()[:12]
-            p.document.save(f"{number}-{digest}.pdf", ContentFile(pdf), save=False)
+            file_pdf(p.document, number, pdf)
         p.save()
         audit_record(
             actor=actor,

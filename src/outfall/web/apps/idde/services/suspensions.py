@@ -10,9 +10,7 @@ every reason is raised with its section. When the order is ignored,
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 
-from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
 
@@ -21,7 +19,7 @@ from outfall.kernel.errors import InputError
 from outfall.law.s267_08_emergency import may_suspend_access, steps_when_suspension_ignored
 from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.idde.models import EmergencySuspension
-from outfall.web.apps.idde.services.discharge_permits import pdf_from_template
+from outfall.web.apps.kit.documents import file_pdf, pdf_of
 from outfall.web.apps.kit.locks import lock_row
 from outfall.web.apps.kit.snapshots import determination_snapshot
 
@@ -39,7 +37,7 @@ def suspension_number(suspension: EmergencySuspension) -> str:
 
 def suspension_order_pdf(suspension: EmergencySuspension) -> bytes:
     """The order as a real PDF, with the finding and the law's reasons."""
-    return pdf_from_template(
+    return pdf_of(
         ORDER_TEMPLATE,
         {
             "suspension": suspension,
@@ -87,9 +85,7 @@ def suspension_order(
             ordered_by=actor,
             determination=determination_snapshot(det),
         )
-        pdf = suspension_order_pdf(s)
-        digest = hashlib.sha256(pdf).hexdigest()[:12]
-        s.document.save(f"{suspension_number(s)}-{digest}.pdf", ContentFile(pdf), save=False)
+        file_pdf(s.document, suspension_number(s), suspension_order_pdf(s))
         s.save(update_fields=["document"])
         audit_record(
             actor=actor,

@@ -390,7 +390,7 @@ def abutter_labels_pdf(application: Application) -> bytes:
     """Mailing labels for the abutter mailing on Avery 5160-style sheets (3 across, 10 down)."""
     from django.template.loader import render_to_string
 
-    from outfall.web.apps.permits.documents import render_pdf
+    from outfall.web.apps.kit.documents import render_pdf
 
     rows = abutter_mailing_rows(application)
     sheets = [rows[i : i + 30] for i in range(0, len(rows), 30)] or [[]]

@@ -14,12 +14,12 @@ from django.db import transaction
 
 from outfall.kernel.errors import InputError
 from outfall.web.apps.audit.services import audit_record
+from outfall.web.apps.kit.documents import render_pdf
 from outfall.web.apps.permits.documents import (
     MAX_BODY_CHARS,
     DocumentTemplateRefused,
     TemplateProblem,
     document_page,
-    render_pdf,
     town_template_compile,
     town_template_render,
 )
