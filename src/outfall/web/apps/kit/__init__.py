@@ -7,6 +7,9 @@ the same way, done once.
 - `refusals`: the one shape of a service's refusal (the lifecycle's TransitionNotAllowed, or
   `Refused`): every reason with its section;
 - `locks`: the one row lock;
+- `documents`: the one PDF renderer and the one way a PDF is filed (`render_pdf`, `pdf_of`,
+  `file_pdf`);
+- `tags`: the case page's panel tags (`register_panel`, `request_user`);
 - `snapshots`: the one shape of a stored determination — `determination_snapshot`, the
   `DeterminationField` a record keeps one in, the `DeterminationSnapshot` table shape;
 - `clocks`: the one clock type every case type's clocks use (`CaseClock`);

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.contrib import messages
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 
 from outfall.kernel.errors import InputError
@@ -77,11 +77,3 @@ def step_page(
         status = (refused_status or failed_status) if attempt.refusal else failed_status
     page = {**(context or {}), "form": form, "refusal": attempt.refusal}
     return render(request, template, page, status=status)
-
-
-def related_or_404(rows, pk: int):
-    """The record `pk` among `rows` (a manager or queryset), or a 404."""
-    try:
-        return rows.get(pk=pk)
-    except rows.model.DoesNotExist:
-        raise Http404("No such record") from None

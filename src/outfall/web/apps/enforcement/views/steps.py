@@ -27,7 +27,7 @@ from outfall.web.apps.enforcement.services import cases as case_svc
 from outfall.web.apps.enforcement.services import costs as cost_svc
 from outfall.web.apps.enforcement.services import orders as order_svc
 from outfall.web.apps.enforcement.services import penalties as penalty_svc
-from outfall.web.apps.kit.steps import related_or_404
+from outfall.web.apps.kit.selectors import row_or_404
 from outfall.web.apps.kit.steps import step_page as kit_step_page
 
 
@@ -145,7 +145,7 @@ def follow_up_schedule(request, pk, order_pk):
         pk,
         step="follow_up_schedule",
         form_class=f.FollowUpScheduleForm,
-        target=lambda c: related_or_404(c.orders, order_pk),
+        target=lambda c: row_or_404(c.orders, order_pk, "No such record"),
         perform=lambda r, c, d, form, order: (
             order_svc.follow_up_schedule(order, actor=r.user, scheduled_for=d["scheduled_for"])
             and "Follow-up inspection scheduled."
@@ -172,7 +172,7 @@ def follow_up_record(request, pk, order_pk):
         pk,
         step="follow_up_record",
         form_class=f.FollowUpRecordForm,
-        target=lambda c: related_or_404(c.orders, order_pk),
+        target=lambda c: row_or_404(c.orders, order_pk, "No such record"),
         perform=perform,
     )
 
@@ -316,7 +316,7 @@ def payment_new(request, pk):
         if d["applies_to"] == "fine":
             if d["offence"] is None:
                 raise InputError("offence", "", "choose the ticket the fine was paid on")
-            offence = related_or_404(_tickets(case), d["offence"])
+            offence = row_or_404(_tickets(case), d["offence"], "No such record")
         cost_svc.payment_record(
             case,
             actor=r.user,
@@ -396,7 +396,7 @@ def ticket(request, pk, offence_pk):
         pk,
         step="ticket",
         form_class=f.TicketForm,
-        target=lambda c: related_or_404(c.offences, offence_pk),
+        target=lambda c: row_or_404(c.offences, offence_pk, "No such record"),
         notes=_penalty_notes(criminal=False),
         perform=lambda r, c, d, form, offence: (
             penalty_svc.ticket_issue(offence, actor=r.user, **d)
@@ -412,7 +412,7 @@ def refer(request, pk, offence_pk):
         pk,
         step="refer",
         form_class=f.ReferralForm,
-        target=lambda c: related_or_404(c.offences, offence_pk),
+        target=lambda c: row_or_404(c.offences, offence_pk, "No such record"),
         notes=_penalty_notes(criminal=True),
         perform=lambda r, c, d, form, offence: (
             penalty_svc.criminal_refer(offence, actor=r.user, **d)
@@ -428,7 +428,7 @@ def appeal(request, pk, offence_pk):
         pk,
         step="appeal",
         form_class=f.AppealForm,
-        target=lambda c: related_or_404(c.offences, offence_pk),
+        target=lambda c: row_or_404(c.offences, offence_pk, "No such record"),
         perform=lambda r, c, d, form, offence: (
             penalty_svc.appeal_record(offence, actor=r.user, **d) and "Appeal recorded."
         ),

@@ -17,7 +17,7 @@ from django.urls import path, reverse
 
 from outfall.law import s267_21_surety
 from outfall.web.apps.core.files import stored_file_response
-from outfall.web.apps.kit.steps import related_or_404
+from outfall.web.apps.kit.selectors import row_or_404
 from outfall.web.apps.kit.steps import step_page as kit_step_page
 from outfall.web.apps.permits.forms import construction as f
 from outfall.web.apps.permits.models import Deficiency, GeneratedDocument, Inspection
@@ -110,7 +110,7 @@ def condition_met(request, pk, condition_pk):
         pk,
         step="condition_met",
         form_class=f.ConditionMetForm,
-        target=lambda a: related_or_404(a.preconstruction_conditions, condition_pk),
+        target=lambda a: row_or_404(a.preconstruction_conditions, condition_pk, "No such record"),
         perform=lambda r, a, d, form, obj: (
             svc.condition_mark_met(obj, met_on=d["met_on"], actor=r.user) and "Condition met."
         ),
@@ -232,8 +232,8 @@ def deficiency_corrected(request, pk, deficiency_pk):
         pk,
         step="deficiency_correct",
         form_class=f.DeficiencyCorrectedForm,
-        target=lambda a: related_or_404(
-            Deficiency.objects.filter(inspection__application=a), deficiency_pk
+        target=lambda a: row_or_404(
+            Deficiency.objects.filter(inspection__application=a), deficiency_pk, "No such record"
         ),
         perform=lambda r, a, d, form, obj: (
             svc.deficiency_mark_corrected(obj, corrected_on=d["corrected_on"], actor=r.user)
@@ -265,7 +265,7 @@ def change_decide(request, pk, notice_pk):
         pk,
         step="change_decide",
         form_class=f.ChangeDecisionForm,
-        target=lambda a: related_or_404(a.change_notices, notice_pk),
+        target=lambda a: row_or_404(a.change_notices, notice_pk, "No such record"),
         perform=lambda r, a, d, form, obj: (
             svc.change_notice_decide(
                 obj,
@@ -286,7 +286,7 @@ def change_amendment(request, pk, notice_pk):
         pk,
         step="change_amendment",
         form_class=f.ChangeAmendmentForm,
-        target=lambda a: related_or_404(a.change_notices, notice_pk),
+        target=lambda a: row_or_404(a.change_notices, notice_pk, "No such record"),
         perform=lambda r, a, d, form, obj: (
             svc.change_notice_record_amendment(obj, actor=r.user, **d)
             and "Amended application recorded."
@@ -322,7 +322,7 @@ def as_built_review(request, pk, as_built_pk):
         pk,
         step="as_built_review",
         form_class=f.AsBuiltReviewForm,
-        target=lambda a: related_or_404(a.as_builts, as_built_pk),
+        target=lambda a: row_or_404(a.as_builts, as_built_pk, "No such record"),
         perform=lambda r, a, d, form, obj: (
             svc.as_built_review(
                 obj, accepted=d["accepted"] == "yes", note=d.get("note", ""), actor=r.user
@@ -352,7 +352,7 @@ def easement_record(request, pk, easement_pk):
         pk,
         step="easement_record",
         form_class=f.EasementRecordForm,
-        target=lambda a: related_or_404(a.easements, easement_pk),
+        target=lambda a: row_or_404(a.easements, easement_pk, "No such record"),
         perform=lambda r, a, d, form, obj: (
             svc.easement_record(obj, actor=r.user, **d) and "Recording at the Registry noted."
         ),
