@@ -1,8 +1,10 @@
-"""Attach the current town to each request: the one chosen in the session, else the default."""
+"""Request middleware of the ground floor: the current town of each request (the one chosen in
+the session, else the default), and the refusal of NUL characters in any input."""
 
 from __future__ import annotations
 
 from django.conf import settings
+from django.http import HttpResponseBadRequest
 
 from outfall.web.apps.core.models import Town
 
@@ -22,3 +24,42 @@ def _current_town(request) -> Town | None:
     if town is None:
         town = Town.objects.filter(slug=settings.OUTFALL_DEFAULT_TOWN).first()
     return town or Town.objects.order_by("id").first()
+
+
+class NulInputMiddleware:
+    """Refuse any request whose query, form fields, upload names or JSON body carry a NUL
+    character: no field of the record may hold one (PostgreSQL refuses them in text), so it is
+    bad input, answered 400 with the field named — never a server error. Runs before any view."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        field = nul_field(request)
+        if field is not None:
+            return HttpResponseBadRequest(
+                f"{field}: contains a NUL character, which no field accepts",
+                content_type="text/plain; charset=utf-8",
+            )
+        return self.get_response(request)
+
+
+def nul_field(request) -> str | None:
+    """The first query or form field (or upload name) holding a NUL, "body" for a JSON body
+    with one, else None."""
+    if "\x00" in request.path:
+        return "path"
+    sources = (request.GET, request.POST) if request.method == "POST" else (request.GET,)
+    for source in sources:
+        for key, values in source.lists():
+            if "\x00" in key or any("\x00" in v for v in values):
+                return key.replace("\x00", "\\0")[:100]
+    if request.method == "POST":
+        for key, f in request.FILES.items():
+            if "\x00" in (f.name or ""):
+                return key
+    if request.content_type == "application/json":
+        body = request.body
+        if b"\x00" in body or b"\\u0000" in body.lower():
+            return "body"
+    return None
