@@ -30,8 +30,8 @@ from outfall.web.apps.kit.api import (
     found,
     page,
     page_check,
-    reasons_out,
     refused_body,
+    steps_out,
     town_named,
     user_of,
 )
@@ -100,22 +100,15 @@ def _application_out(a) -> dict:
 
 
 def _transitions_out(user, a) -> list[dict]:
-    facts = permit_facts(a)
-    out = []
-    for t in lifecycle.available(a.state):
-        action = policy.TRANSITION_ACTIONS[t.name]
-        out.append(
-            {
-                "name": t.name,
-                "label": t.label,
-                "citation": t.section,
-                "target": t.target.value,
-                "action": action,
-                "permitted": policy.can(user, action, a),
-                "blockers": reasons_out(lifecycle.blockers(t.name, a.state, facts)),
-            }
-        )
-    return out
+    return steps_out(
+        lifecycle,
+        a.state,
+        permit_facts(a),
+        policy,
+        user=user,
+        obj=a,
+        extra=lambda t: {"target": t.target.value},
+    )
 
 
 def _detail_out(user, a) -> dict:
@@ -385,6 +378,14 @@ def _limit_public(request) -> None:
 _public_town = town_named
 
 
+def _public_rows(request, town: str, model):
+    """`model`'s rows (hearings, decisions) of the cases the public may see in `town` (every
+    town when none is named), once the caller is within the public rate."""
+    _limit_public(request)
+    cases = application_list_public(_public_town(town))
+    return model.objects.filter(application__in=cases).select_related("application__town")
+
+
 def _public_case(a) -> dict:
     """What the public lists say of the application a hearing or decision belongs to."""
     return {"town": a.town.slug, **attrs(a, "number", "title", "site_address")}
@@ -398,12 +399,9 @@ def _public_case(a) -> dict:
 )
 def public_hearings(request, town: str = ""):
     """Public hearings whose notice has been given (§ 267-18E), soonest first. No login."""
-    _limit_public(request)
-    cases = application_list_public(_public_town(town))
     rows = (
-        Hearing.objects.filter(application__in=cases)
+        _public_rows(request, town, Hearing)
         .exclude(notice_published_on=None, notice_posted_on=None, opened_on=None)
-        .select_related("application__town")
         .order_by("scheduled_for")
     )
     return [
@@ -423,13 +421,7 @@ def public_hearings(request, town: str = ""):
 )
 def public_decisions(request, town: str = ""):
     """The Board's decisions (§ 267-18F), newest first. No login."""
-    _limit_public(request)
-    cases = application_list_public(_public_town(town))
-    rows = (
-        Decision.objects.filter(application__in=cases)
-        .select_related("application__town")
-        .order_by("-voted_on")
-    )
+    rows = _public_rows(request, town, Decision).order_by("-voted_on")
     return [
         {
             **_public_case(d.application),

@@ -26,7 +26,7 @@ from outfall.web.apps.enforcement.services import cases as case_svc
 from outfall.web.apps.enforcement.services import costs as cost_svc
 from outfall.web.apps.enforcement.services import orders as order_svc
 from outfall.web.apps.enforcement.services import penalties as penalty_svc
-from outfall.web.apps.kit.api import REFUSED, attrs, reasons_out, user_of
+from outfall.web.apps.kit.api import REFUSED, attrs, reasons_out, steps_out, user_of
 
 router = Router(tags=["enforcement"])
 
@@ -214,19 +214,15 @@ def _case_out(case) -> dict:
 
 def _detail_out(user, case) -> dict:
     facts = enforcement_facts(case, today=timezone.localdate())
-    steps = []
-    for t in lifecycle.available(case.state):
-        action = policy.TRANSITION_ACTIONS[t.name]
-        steps.append(
-            {
-                "name": t.name,
-                "label": t.label,
-                "citation": t.section_for(case.article),
-                "action": action,
-                "permitted": policy.can(user, action, case),
-                "blockers": reasons_out(lifecycle.blockers(t.name, case.state, facts)),
-            }
-        )
+    steps = steps_out(
+        lifecycle,
+        case.state,
+        facts,
+        policy,
+        user=user,
+        obj=case,
+        citation=lambda t: t.section_for(case.article),
+    )
     return {
         **_case_out(case),
         **attrs(case, "violator_address", "owner_address", "description"),
@@ -405,10 +401,7 @@ def case_payment(request, case_id: int, payload: PaymentIn):
     cost_svc.payment_record(
         case,
         actor=user,
-        paid_on=payload.paid_on,
-        amount=payload.amount,
-        applies_to=payload.applies_to,
-        reference=payload.reference,
+        **payload.dict(exclude={"offence_id"}),
         offence=offence,
     )
     return Status(201, _costs_out(case, timezone.localdate()))

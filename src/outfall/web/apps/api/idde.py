@@ -826,12 +826,8 @@ def spill_report(request, payload: SpillIn, town: str = ""):
         discovered_at.isoformat(),
         lambda: spill_svc.spill_report(
             town=where,
-            facility=payload.facility,
-            facility_address=payload.facility_address,
-            commercial_or_industrial=payload.commercial_or_industrial,
-            material=payload.material,
+            **payload.dict(exclude={"discovered_at"}),
             discovered_at=discovered_at,
-            description=payload.description,
             actor=user,
         ),
     )
@@ -943,13 +939,8 @@ def suspension_order(request, payload: SuspensionIn, town: str = ""):
         ordered_at.isoformat(),
         lambda: suspension_svc.suspension_order(
             town=where,
-            property_address=payload.property_address,
-            person_name=payload.person_name,
+            **payload.dict(exclude={"ordered_at", "investigation_id"}),
             ordered_at=ordered_at,
-            discharge_actual_or_threatened=payload.discharge_actual_or_threatened,
-            imminent_risk=payload.imminent_risk,
-            suspension_necessary=payload.suspension_necessary,
-            finding=payload.finding,
             investigation=investigation,
             actor=user,
         ),

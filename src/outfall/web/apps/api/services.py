@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from outfall.web.apps.api.models import ApiToken
 from outfall.web.apps.api.selectors import token_hash
-from outfall.web.apps.audit.services import audit_record
+from outfall.web.apps.kit.credentials import credential_audit
 
 TOKEN_PREFIX = "ofl_"
 
@@ -21,15 +21,13 @@ def api_token_issue(user, *, actor, name: str, town=None) -> tuple[ApiToken, str
         token = ApiToken.objects.create(
             user=user, name=name, prefix=raw[:10], key_hash=token_hash(raw)
         )
-        if town is not None:
-            audit_record(
-                actor=actor,
-                town=town,
-                action="api_token.issue",
-                section="",
-                summary=f"API token {token.prefix}… issued ({name})",
-                obj=token,
-            )
+        credential_audit(
+            token,
+            actor=actor,
+            town=town,
+            action="api_token.issue",
+            summary=f"API token {token.prefix}… issued ({name})",
+        )
     return token, raw
 
 
@@ -37,13 +35,11 @@ def api_token_revoke(token: ApiToken, *, actor, town=None) -> ApiToken:
     with transaction.atomic():
         token.revoked_at = timezone.now()
         token.save(update_fields=["revoked_at"])
-        if town is not None:
-            audit_record(
-                actor=actor,
-                town=town,
-                action="api_token.revoke",
-                section="",
-                summary=f"API token {token.prefix}… revoked",
-                obj=token,
-            )
+        credential_audit(
+            token,
+            actor=actor,
+            town=town,
+            action="api_token.revoke",
+            summary=f"API token {token.prefix}… revoked",
+        )
     return token

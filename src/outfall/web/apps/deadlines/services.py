@@ -14,7 +14,6 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.template.loader import render_to_string
 
-from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.core.models import CalendarToken, Membership
 from outfall.web.apps.core.roles import PERMIT_STAFF
 from outfall.web.apps.deadlines.models import ReminderSent
@@ -25,6 +24,7 @@ from outfall.web.apps.deadlines.selectors import (
     open_cases_visible_to,
     source_clock_list_visible_to,
 )
+from outfall.web.apps.kit.credentials import credential_audit
 from outfall.web.apps.permits.clocks import NO_CLOCKS
 from outfall.web.apps.permits.models import Application
 
@@ -40,16 +40,14 @@ def calendar_token_rotate(user, *, actor, town=None) -> CalendarToken:
         if not created:
             token.token = secrets.token_urlsafe(32)
             token.save(update_fields=["token"])
-        if town is not None:
-            audit_record(
-                actor=actor,
-                town=town,
-                action="calendar_token.rotate",
-                section="",
-                summary="New private calendar address issued; any earlier one revoked",
-                obj=token,
-                changes={"created": created},
-            )
+        credential_audit(
+            token,
+            actor=actor,
+            town=town,
+            action="calendar_token.rotate",
+            summary="New private calendar address issued; any earlier one revoked",
+            changes={"created": created},
+        )
     return token
 
 

@@ -18,7 +18,7 @@ from outfall.law import s267_10_enforcement
 from outfall.law.errors import LawError
 from outfall.web.apps.enforcement.models import Protest
 from outfall.web.apps.enforcement.selectors import case_list_visible_to
-from outfall.web.apps.enforcement.selectors.ledger import cost_balance
+from outfall.web.apps.enforcement.selectors.ledger import cost_balance, cost_deadlines
 from outfall.web.apps.kit.clocks import CaseClock, ClockCase, clock_order
 
 SOURCE = "enforcement"
@@ -107,14 +107,7 @@ def _cost_clocks(case, today) -> list[CaseClock]:
     notice = getattr(case, "cost_notice", None)
     protest = Protest.objects.filter(case=case).first()
     try:
-        det = s267_10_enforcement.cost_recovery_deadlines(
-            work.completed_on,
-            notice.received_on if notice else None,
-            protest.decided_on if protest and protest.decided_on else None,
-            article=case.article,
-            as_of=case.law_date,
-            town=case.town.slug,
-        )
+        det = cost_deadlines(case, work, notice, protest)
     except (InputError, LawError):
         return []
     by_key = {d.key: d for d in det.outcome}

@@ -13,6 +13,10 @@ the same way, done once.
 - `snapshots`: the one shape of a stored determination — `determination_snapshot`, the
   `DeterminationField` a record keeps one in, the `DeterminationSnapshot` table shape;
 - `clocks`: the one clock type every case type's clocks use (`CaseClock`);
+- `api`: the JSON API's page, town, reasons, steps and refusal answers;
+- `selectors`: a record of what the reader may see, or a 404 (`row_or_404`, `found`);
+- `credentials`: the audit row of a person's own token or calendar address;
+- `commands`: the daily commands' `--date`;
 - templates `kit/step.html`, `kit/_refusal.html`, `kit/_field.html` (pages) and
   `kit/document.html` with `kit/document.css` (the printed-document base).
 

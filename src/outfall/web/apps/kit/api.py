@@ -7,6 +7,8 @@
 - `attrs`: a record's fields of the same names as a dict;
 - `reasons_out` / `reason_dicts`: the law's reasons (objects, or dicts as stored) as the API
   shows them, each with its section;
+- `steps_out`: the lifecycle steps open from a state, each with who may take it and what
+  stands in the way;
 - `refused_body`: the 409 answer to a lifecycle step the law refuses;
 - `found` (from `kit.selectors`): a record or a 404 saying what is missing.
 """
@@ -31,6 +33,7 @@ __all__ = [
     "reason_dicts",
     "reasons_out",
     "refused_body",
+    "steps_out",
     "town_named",
     "town_or_current",
     "user_of",
@@ -107,6 +110,37 @@ def reasons_out(reasons: Iterable | None) -> list[dict]:
 def reason_dicts(items: Iterable[dict] | None) -> list[dict]:
     """Reasons kept as dicts on a record (a stored determination) as the API shows them."""
     return [{"citation": r["citation"], "text": r["text"]} for r in items or ()]
+
+
+def steps_out(
+    machine,
+    state,
+    facts,
+    policy,
+    *,
+    user,
+    obj,
+    citation: Callable[[Any], str] | None = None,
+    extra: Callable[[Any], dict] | None = None,
+) -> list[dict]:
+    """Each step of the lifecycle `machine` open from `state`: its name, label and section
+    (`citation(t)`, default the step's own), anything `extra(t)` adds, the `policy` action that
+    governs it, whether `user` may take it on `obj`, and what the law says stands in the way."""
+    out = []
+    for t in machine.available(state):
+        action = policy.TRANSITION_ACTIONS[t.name]
+        out.append(
+            {
+                "name": t.name,
+                "label": t.label,
+                "citation": citation(t) if citation else t.section,
+                **(extra(t) if extra else {}),
+                "action": action,
+                "permitted": policy.can(user, action, obj),
+                "blockers": reasons_out(machine.blockers(t.name, state, facts)),
+            }
+        )
+    return out
 
 
 def refused_body(exc) -> dict:

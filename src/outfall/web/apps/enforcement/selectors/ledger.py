@@ -30,6 +30,19 @@ from outfall.web.apps.enforcement.models import (
 ZERO = Decimal("0.00")
 
 
+def cost_deadlines(case: EnforcementCase, work, notice=None, protest=None) -> Determination:
+    """The law's cost-recovery deadlines of `case` (§ 267-10C(3); § 267-25B) from the day the
+    Town's `work` was completed, the cost `notice`'s receipt and the `protest`'s decision."""
+    return s267_10_enforcement.cost_recovery_deadlines(
+        work.completed_on,
+        notice.received_on if notice else None,
+        protest.decided_on if protest and protest.decided_on else None,
+        article=case.article,
+        as_of=case.law_date,
+        town=case.town.slug,
+    )
+
+
 @dataclass(frozen=True)
 class InterestPeriod:
     """Interest on one principal from the day after `after` (or from the start) through `through`."""

@@ -26,6 +26,7 @@ from outfall.web.apps.enforcement.selectors.ledger import (
     CostBalance,
     FineBalance,
     cost_balance,
+    cost_deadlines,
     cost_notice_of,
     fine_balance,
 )
@@ -191,14 +192,7 @@ def case_record(user, case: EnforcementCase, *, today: dt.date) -> CaseRecord:
         balance=cost_balance(case, on=today),
     )
     if work is not None and work.completed_on is not None:
-        det = s267_10_enforcement.cost_recovery_deadlines(
-            work.completed_on,
-            notice.received_on if notice else None,
-            protest.decided_on if protest and protest.decided_on else None,
-            article=case.article,
-            as_of=case.law_date,
-            town=case.town.slug,
-        )
+        det = cost_deadlines(case, work, notice, protest)
         record.cost_clocks = list(det.outcome)
         record.cost_reasons = list(det.reasons)
         record.cost_notice_overdue = cost_notice_overdue(case, det, notice, today)

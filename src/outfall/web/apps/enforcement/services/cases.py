@@ -22,9 +22,8 @@ from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.enforcement import policy
 from outfall.web.apps.enforcement.models import EnforcementCase, EntryConsent
 from outfall.web.apps.enforcement.services.common import (
-    not_after_today,
+    day_on_record,
     not_before,
-    require_date,
     today_or,
 )
 from outfall.web.apps.enforcement.services.transitions import case_transition
@@ -93,8 +92,7 @@ def case_open(
         raise InputError("town", town.slug, "the source record belongs to another town")
     policy.require(actor, "case.open", town=town, article=article)
     today = today_or(today)
-    opened_on = require_date("opened_on", opened_on or today)
-    not_after_today("opened_on", opened_on, today)
+    opened_on = day_on_record("opened_on", opened_on or today, today)
     for name in REQUIRED:
         if not str(data.get(name, "")).strip():
             raise InputError(name, "", "is required")
@@ -149,8 +147,7 @@ def consent_record(
     policy.require(actor, "consent.record", case)
     cite = policy.ACTIONS["consent.record"].citation(case.article)
     today = today_or(today)
-    require_date("given_on", given_on)
-    not_after_today("given_on", given_on, today, cite)
+    day_on_record("given_on", given_on, today, cite)
     if valid_until is not None:
         not_before("valid_until", valid_until, given_on, "the day consent was given", cite)
     if not given_by.strip():

@@ -35,6 +35,24 @@ def not_after_today(field: str, value: dt.date, today: dt.date, citation=None) -
         )
 
 
+def day_on_record(
+    field: str,
+    value,
+    today: dt.date,
+    citation: str | None = None,
+    *,
+    after: dt.date | None = None,
+    what: str = "",
+) -> dt.date:
+    """The day something happened: a date, not after `today`, and (given `after`, the day of
+    `what`) not before the record it follows."""
+    require_date(field, value)
+    not_after_today(field, value, today, citation)
+    if after is not None:
+        not_before(field, value, after, what, citation)
+    return value
+
+
 def positive_amount(field: str, value, citation: str | None = None) -> Decimal:
     try:
         amount = Decimal(str(value))

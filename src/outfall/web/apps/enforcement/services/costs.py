@@ -16,7 +16,6 @@ from decimal import Decimal
 from django.db import transaction
 
 from outfall.kernel.errors import InputError
-from outfall.law import s267_10_enforcement
 from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.enforcement import policy
 from outfall.web.apps.enforcement.documents import document_generate
@@ -32,10 +31,12 @@ from outfall.web.apps.enforcement.models import (
 )
 from outfall.web.apps.enforcement.selectors.ledger import (
     cost_balance,
+    cost_deadlines,
     costs_recorded,
     fine_balance,
 )
 from outfall.web.apps.enforcement.services.common import (
+    day_on_record,
     not_after_today,
     not_before,
     positive_amount,
@@ -60,15 +61,7 @@ def _work(case: EnforcementCase) -> AbatementWork:
 
 
 def _deadlines(case: EnforcementCase, work, notice=None, protest=None) -> dict:
-    det = s267_10_enforcement.cost_recovery_deadlines(
-        work.completed_on,
-        notice.received_on if notice else None,
-        protest.decided_on if protest and protest.decided_on else None,
-        article=case.article,
-        as_of=case.law_date,
-        town=case.town.slug,
-    )
-    return {d.key: d for d in det.outcome}
+    return {d.key: d for d in cost_deadlines(case, work, notice, protest).outcome}
 
 
 def abatement_start(
@@ -83,8 +76,7 @@ def abatement_start(
     policy.require(actor, "abatement.record", case)
     cite = _cite(case, "abatement.record")
     today = today_or(today)
-    require_date("started_on", started_on)
-    not_after_today("started_on", started_on, today, cite)
+    day_on_record("started_on", started_on, today, cite)
     if not description.strip():
         raise InputError("description", description, "describe the work", cite)
     with transaction.atomic():
@@ -158,8 +150,7 @@ def abatement_complete(
     policy.require(actor, "abatement.record", case)
     cite = _cite(case, "costs.notice")
     today = today_or(today)
-    require_date("completed_on", completed_on)
-    not_after_today("completed_on", completed_on, today, cite)
+    day_on_record("completed_on", completed_on, today, cite)
     with transaction.atomic():
         locked = lock_row(case, "town")
         work = _work(locked)
@@ -260,8 +251,7 @@ def notice_receipt_record(
     policy.require(actor, "costs.notice", case)
     cite = _cite(case, "costs.notice")
     today = today_or(today)
-    require_date("received_on", received_on)
-    not_after_today("received_on", received_on, today, cite)
+    day_on_record("received_on", received_on, today, cite)
     with transaction.atomic():
         locked = lock_row(case, "town")
         notice = CostNotice.objects.filter(case=locked).first()
@@ -302,8 +292,7 @@ def protest_file(
     policy.require(actor, "protest.record", case)
     cite = _cite(case, "protest.record")
     today = today_or(today)
-    require_date("filed_on", filed_on)
-    not_after_today("filed_on", filed_on, today, cite)
+    day_on_record("filed_on", filed_on, today, cite)
     if not grounds.strip():
         raise InputError("grounds", grounds, "state the grounds of the protest", cite)
     with transaction.atomic():
@@ -345,8 +334,7 @@ def protest_decide(
     policy.require(actor, "protest.decide", case)
     cite = _cite(case, "protest.decide")
     today = today_or(today)
-    require_date("decided_on", decided_on)
-    not_after_today("decided_on", decided_on, today, cite)
+    day_on_record("decided_on", decided_on, today, cite)
     if decision == "affirm":
         decided_amount = None
     if case.article == "II":
@@ -426,8 +414,7 @@ def payment_record(
     policy.require(actor, "payment.record", case)
     cite = _cite(case, "payment.record")
     today = today_or(today)
-    require_date("paid_on", paid_on)
-    not_after_today("paid_on", paid_on, today, cite)
+    day_on_record("paid_on", paid_on, today, cite)
     value = positive_amount("amount", amount, cite)
     if applies_to not in ("costs", "fine"):
         raise InputError("applies_to", applies_to, 'must be "costs" or "fine"')
@@ -500,8 +487,7 @@ def lien_request(
     policy.require(actor, "lien.request", case)
     cite = _cite(case, "lien.request")
     today = today_or(today)
-    sent_on = require_date("sent_on", sent_on or today)
-    not_after_today("sent_on", sent_on, today, cite)
+    sent_on = day_on_record("sent_on", sent_on or today, today, cite)
     with transaction.atomic():
         locked = lock_row(case, "town")
         step = case_transition(locked, "convert_to_lien", actor=actor, today=sent_on)

@@ -27,7 +27,7 @@ from outfall.web.apps.enforcement import policy
 from outfall.web.apps.enforcement.documents import document_generate
 from outfall.web.apps.enforcement.models import EnforcementCase, FollowUpInspection, Order
 from outfall.web.apps.enforcement.services.common import (
-    not_after_today,
+    day_on_record,
     not_before,
     require_date,
     today_or,
@@ -59,9 +59,14 @@ def order_issue(
         raise InputError("kind", kind, f"must be one of {sorted(KINDS)}")
     cite = policy.ACTIONS["order.issue"].citation(case.article)
     today = today_or(today)
-    require_date("issued_on", issued_on)
-    not_after_today("issued_on", issued_on, today, cite)
-    not_before("issued_on", issued_on, case.opened_on, "the day the case was opened", cite)
+    day_on_record(
+        "issued_on",
+        issued_on,
+        today,
+        cite,
+        after=case.opened_on,
+        what="the day the case was opened",
+    )
     if deadline is not None:
         require_date("deadline", deadline)
     if follow_up_on is not None:
@@ -176,9 +181,14 @@ def follow_up_record(
     policy.require(actor, "order.follow_up", case)
     cite = policy.ACTIONS["order.follow_up"].citation(case.article)
     today = today_or(today)
-    require_date("inspected_on", inspected_on)
-    not_after_today("inspected_on", inspected_on, today, cite)
-    not_before("inspected_on", inspected_on, order.issued_on, "the day the order issued", cite)
+    day_on_record(
+        "inspected_on",
+        inspected_on,
+        today,
+        cite,
+        after=order.issued_on,
+        what="the day the order issued",
+    )
     if visit is not None and (visit.order_id != order.pk or visit.inspected_on is not None):
         raise InputError("visit", visit.pk, "not a scheduled, unrecorded visit of this order")
     with transaction.atomic():

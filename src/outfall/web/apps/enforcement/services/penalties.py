@@ -23,6 +23,7 @@ from outfall.web.apps.enforcement import policy
 from outfall.web.apps.enforcement.documents import document_generate
 from outfall.web.apps.enforcement.models import EnforcementCase, Offence
 from outfall.web.apps.enforcement.services.common import (
+    day_on_record,
     not_after_today,
     not_before,
     require_date,
@@ -170,9 +171,9 @@ def ticket_issue(
     policy.require(actor, "ticket.issue", case)
     cite = policy.ACTIONS["ticket.issue"].citation(case.article)
     today = today_or(today)
-    require_date("issued_on", issued_on)
-    not_after_today("issued_on", issued_on, today, cite)
-    not_before("issued_on", issued_on, offence.on, "the day of the offence", cite)
+    day_on_record(
+        "issued_on", issued_on, today, cite, after=offence.on, what="the day of the offence"
+    )
     with transaction.atomic():
         locked = lock_row(case, "town")
         offence = lock_row(offence)
@@ -225,9 +226,9 @@ def criminal_refer(
     policy.require(actor, "criminal.refer", case)
     cite = policy.ACTIONS["criminal.refer"].citation(case.article)
     today = today_or(today)
-    require_date("referred_on", referred_on)
-    not_after_today("referred_on", referred_on, today, cite)
-    not_before("referred_on", referred_on, offence.on, "the day of the offence", cite)
+    day_on_record(
+        "referred_on", referred_on, today, cite, after=offence.on, what="the day of the offence"
+    )
     if not court.strip():
         raise InputError("court", court, "name the court", cite)
     with transaction.atomic():
@@ -272,8 +273,7 @@ def appeal_record(
     policy.require(actor, "appeal.record", case)
     cite = policy.ACTIONS["appeal.record"].citation(case.article)
     today = today_or(today)
-    require_date("appealed_on", appealed_on)
-    not_after_today("appealed_on", appealed_on, today, cite)
+    day_on_record("appealed_on", appealed_on, today, cite)
     if offence.issued_on is None:
         raise InputError("offence", offence.on.isoformat(), "no ticket or referral to appeal", cite)
     not_before("appealed_on", appealed_on, offence.issued_on, "the ticket", cite)
