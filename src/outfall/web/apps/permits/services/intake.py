@@ -49,6 +49,7 @@ from outfall.law import (
 from outfall.law.determination import Reason
 from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.core.permissions import is_permit_staff
+from outfall.web.apps.kit.cells import cell_from_import
 from outfall.web.apps.kit.locks import lock_row
 from outfall.web.apps.kit.refusals import Refused
 from outfall.web.apps.permits import policy
@@ -656,9 +657,11 @@ class AbuttersListError(InputError):
 
 
 def abutters_parse_csv(name: str, text: str) -> list[dict[str, str]]:
-    """Rows of a CSV with columns parcel, name, mailing_address (header row first).
+    """Rows of a CSV with columns parcel, name, mailing_address (header row first; `parcel_id`
+    is read as `parcel`, so the mailing list the app exports comes back in as it went out).
 
-    Row numbers count the header as row 1, as a spreadsheet shows them.
+    Row numbers count the header as row 1, as a spreadsheet shows them. A cell the export
+    guarded against running as a formula (`'=…`) is read back as typed (`kit.cells`).
     """
     reader = csv.reader(io.StringIO(text))
     try:
@@ -668,6 +671,7 @@ def abutters_parse_csv(name: str, text: str) -> list[dict[str, str]]:
     except csv.Error as exc:
         raise AbuttersListError(name, [f"row 1: {exc}"]) from None
     columns = [h.strip().lower() for h in header]
+    columns = ["parcel" if c == "parcel_id" else c for c in columns]
     absent = [c for c in ABUTTER_COLUMNS if c not in columns]
     if absent:
         raise AbuttersListError(name, [f"row 1 (header): missing column {c}" for c in absent])
@@ -679,7 +683,7 @@ def abutters_parse_csv(name: str, text: str) -> list[dict[str, str]]:
                 continue
             row = {}
             for column, index in where.items():
-                value = raw[index].strip() if index < len(raw) else ""
+                value = cell_from_import(raw[index].strip()) if index < len(raw) else ""
                 if column != "parcel" and not value:
                     problems.append(f"row {number}, column {column}: empty")
                 elif len(value) > ABUTTER_LIMITS[column]:

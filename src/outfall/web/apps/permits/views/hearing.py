@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from outfall.kernel.errors import InputError
 from outfall.web.apps.core.files import stored_file_response
+from outfall.web.apps.kit.cells import cell_for_export
 from outfall.web.apps.kit.steps import step_attempt
 from outfall.web.apps.permits.forms import hearing as forms
 from outfall.web.apps.permits.models import Application, GeneratedDocument, Permit
@@ -353,9 +354,9 @@ def abutter_mailing_csv(request, pk: int):
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{application.number}-abutters.csv"'
     writer = csv.writer(response)
-    writer.writerow(["parcel_id", "name", "mailing_address"])
+    writer.writerow(["parcel", "name", "mailing_address"])
     for row in selectors.abutter_mailing_rows(application):
-        writer.writerow([row["parcel_id"], row["name"], row["mailing_address"]])
+        writer.writerow([cell_for_export(row[k]) for k in ("parcel_id", "name", "mailing_address")])
     return response
 
 
