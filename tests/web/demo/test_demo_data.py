@@ -20,7 +20,6 @@ from django.db import transaction
 from django.db.models import Q
 from django.test import override_settings
 from django.utils import timezone
-from outfall.web.apps.demo.management.commands.demo_data import Command
 
 from outfall.compliance.lifecycle import PermitState
 from outfall.web.apps.assets.models import (
@@ -36,6 +35,7 @@ from outfall.web.apps.core.models import Membership, Town
 from outfall.web.apps.core.roles import Role
 from outfall.web.apps.deadlines.selectors import ClockState, clock_list_for_application
 from outfall.web.apps.demo.article1 import STATUS_LINK_FILE, STRUCTURES
+from outfall.web.apps.demo.management.commands.demo_data import Command
 from outfall.web.apps.demo.permits import USERNAMES
 from outfall.web.apps.enforcement import clocks as enforcement_clocks
 from outfall.web.apps.enforcement.models import (
