@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.contrib import messages
 from django.http import HttpResponse
@@ -77,3 +78,69 @@ def step_page(
         status = (refused_status or failed_status) if attempt.refusal else failed_status
     page = {**(context or {}), "form": form, "refusal": attempt.refusal}
     return render(request, template, page, status=status)
+
+
+@dataclass(frozen=True)
+class RecordSteps:
+    """The step pages of one kind of record: how they find it (a 404 when the reader may not see
+    it), who may take a step on it (a 403), its own page (where a step goes back to) and the line
+    that names it above the form; `action` and `section` are its steps' unless a step names
+    its own."""
+
+    get: Callable[[Any, int], Any]
+    require: Callable[[Any, str, Any], None]
+    url: Callable[[Any], str]
+    subject: Callable[[Any], str]
+    back_label: Callable[[Any], str] | None = None
+    action: str = ""
+    section: str = ""
+
+    def step(
+        self,
+        request,
+        pk: int,
+        *,
+        title: str,
+        form_class,
+        perform: Callable[..., str],
+        form_kwargs: Callable[[Any], dict] | None = None,
+        initial: Callable[[Any], dict | None] | None = None,
+        target: Callable[[Any], Any] | None = None,
+        describe: Callable[[Any], Any] | None = None,
+        blockers: Callable[[Any], list[Reason]] | None = None,
+        notes: Callable[[Any, Any], list[str]] | None = None,
+        action: str = "",
+        section: str | Callable[[Any], str] = "",
+    ) -> HttpResponse:
+        """Step `title` on record `pk`: `perform(record, data, form, target)`
+        makes the one service call and returns the success message; the page goes back to the
+        record. `target` picks the item of the record the step concerns (`describe` words it);
+        `section` may be read from the record."""
+        record = self.get(request.user, pk)
+        self.require(request.user, action or self.action, record)
+        item = target(record) if target else None
+        posted = request.method == "POST"
+        form = form_class(
+            request.POST if posted else None,
+            request.FILES if posted else None,
+            initial=initial(record) if initial else None,
+            **(form_kwargs(record) if form_kwargs else {}),
+        )
+        back = self.url(record)
+        context = {
+            "record": record,
+            "title": title,
+            "back": back,
+            "back_label": self.back_label(record) if self.back_label else "Back",
+            "subject": self.subject(record),
+            "section": (section(record) if callable(section) else section) or self.section,
+            "target": describe(item) if describe else item,
+            "blockers": blockers(record) if blockers else [],
+            "notes": notes(record, item) if notes else [],
+        }
+        return step_page(
+            request,
+            form=form,
+            perform=lambda d: (perform(record, d, form, item), back),
+            context=context,
+        )

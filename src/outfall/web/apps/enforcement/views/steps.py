@@ -28,7 +28,7 @@ from outfall.web.apps.enforcement.services import costs as cost_svc
 from outfall.web.apps.enforcement.services import orders as order_svc
 from outfall.web.apps.enforcement.services import penalties as penalty_svc
 from outfall.web.apps.kit.selectors import row_or_404
-from outfall.web.apps.kit.steps import step_page as kit_step_page
+from outfall.web.apps.kit.steps import RecordSteps
 
 
 @dataclass(frozen=True)
@@ -63,6 +63,15 @@ STEPS = {
 }
 
 
+CASE = RecordSteps(
+    get=case_get,
+    require=policy.require,
+    url=lambda c: reverse("enforcement:detail", args=[c.pk]),
+    subject=lambda c: f"{c.number} — {c.violator_name}, {c.property_address}",
+    back_label=lambda c: f"Back to {c.number}",
+)
+
+
 def step_page(
     request,
     pk: int,
@@ -74,36 +83,28 @@ def step_page(
     target: Callable | None = None,
     notes: Callable | None = None,
 ):
-    """One step of the case through the kit's step controller: GET the form (and what stands in
-    the way), POST the service `perform(request, case, data, form, target) -> message`."""
-    case = case_get(request.user, pk)
+    """One step of the case through the kit: GET the form (and what stands in the way), POST
+    the service `perform(request, case, data, form, target) -> message`."""
     info = STEPS[step]
-    policy.require(request.user, info.action, case)
-    obj = target(case) if target else None
-    kwargs = form_kwargs(case) if form_kwargs else {}
-    form = form_class(request.POST if request.method == "POST" else None, **kwargs)
-    blockers = []
-    if info.transition and case.state != "closed":
-        blockers = lifecycle.blockers(
-            info.transition, case.state, enforcement_facts(case, today=timezone.localdate())
-        )
-    back = reverse("enforcement:detail", args=[case.pk])
-    context = {
-        "case": case,
-        "title": info.label,
-        "back": back,
-        "back_label": f"Back to {case.number}",
-        "subject": f"{case.number} — {case.violator_name}, {case.property_address}",
-        "section": policy.ACTIONS[info.action].citation(case.article),
-        "target": obj,
-        "blockers": blockers,
-        "notes": notes(case, obj) if notes else [],
-    }
-    return kit_step_page(
+
+    def blockers(case):
+        if not info.transition or case.state == "closed":
+            return []
+        facts = enforcement_facts(case, today=timezone.localdate())
+        return lifecycle.blockers(info.transition, case.state, facts)
+
+    return CASE.step(
         request,
-        form=form,
-        perform=lambda d: (perform(request, case, d, form, obj), back),
-        context=context,
+        pk,
+        action=info.action,
+        section=lambda case: policy.ACTIONS[info.action].citation(case.article),
+        title=info.label,
+        form_class=form_class,
+        form_kwargs=form_kwargs,
+        target=target,
+        blockers=blockers,
+        notes=notes,
+        perform=lambda case, d, form, obj: perform(request, case, d, form, obj),
     )
 
 

@@ -21,7 +21,7 @@ from outfall.web.apps.idde.policy import can, require
 from outfall.web.apps.idde.selectors import discharge_permits as sel
 from outfall.web.apps.idde.services import discharge_permits as svc
 from outfall.web.apps.kit.forms import as_bool
-from outfall.web.apps.kit.steps import Perform, step_page
+from outfall.web.apps.kit.steps import Perform, RecordSteps, step_page
 
 
 def form_page(
@@ -116,41 +116,35 @@ def permit_detail(request, pk: int):
     )
 
 
-def _step(request, pk: int, *, form_class, title, perform, initial=None):
-    permit = sel.discharge_permit_get(request.user, pk)
-    return form_page(
-        request,
-        action="discharge_permit.manage",
-        town=permit.town,
-        form_class=form_class,
-        title=title,
-        citation=svc.SECTION,
-        back=_detail_url(permit),
-        subject=f"{permit.number} — {permit.property_address} ({permit.applicant_name})",
-        perform=lambda d: perform(permit, d),
-        initial=initial,
-    )
+PERMIT = RecordSteps(
+    get=sel.discharge_permit_get,
+    require=lambda user, action, permit: require(user, action, permit.town),
+    url=_detail_url,
+    subject=lambda p: f"{p.number} — {p.property_address} ({p.applicant_name})",
+    action="discharge_permit.manage",
+    section=svc.SECTION,
+)
 
 
 @login_required
 def permit_conditions(request, pk: int):
-    def perform(permit, d):
+    def perform(permit, d, *_):
         svc.discharge_permit_set_conditions(
             permit,
             conditions=d["conditions"],
             inspection_planned_on=d["inspection_planned_on"],
             actor=request.user,
         )
-        return "Conditions saved.", _detail_url(permit)
+        return "Conditions saved."
 
-    return _step(
+    return PERMIT.step(
         request, pk, form_class=f.ConditionsForm, title="Set the conditions", perform=perform
     )
 
 
 @login_required
 def permit_issue(request, pk: int):
-    def perform(permit, d):
+    def perform(permit, d, *_):
         p = svc.discharge_permit_issue(
             permit,
             issued_on=d["issued_on"],
@@ -160,25 +154,29 @@ def permit_issue(request, pk: int):
             with_pdf=d["with_pdf"],
             actor=request.user,
         )
-        return f"Permit {p.number} issued.", _detail_url(p)
+        return f"Permit {p.number} issued."
 
-    return _step(request, pk, form_class=f.IssueForm, title="Issue the permit", perform=perform)
+    return PERMIT.step(
+        request, pk, form_class=f.IssueForm, title="Issue the permit", perform=perform
+    )
 
 
 @login_required
 def permit_refuse(request, pk: int):
-    def perform(permit, d):
+    def perform(permit, d, *_):
         svc.discharge_permit_refuse(
             permit, refused_on=d["refused_on"], reason=d["reason"], actor=request.user
         )
-        return "Application refused.", _detail_url(permit)
+        return "Application refused."
 
-    return _step(request, pk, form_class=f.RefuseForm, title="Refuse the permit", perform=perform)
+    return PERMIT.step(
+        request, pk, form_class=f.RefuseForm, title="Refuse the permit", perform=perform
+    )
 
 
 @login_required
 def permit_inspect(request, pk: int):
-    def perform(permit, d):
+    def perform(permit, d, *_):
         svc.discharge_permit_inspect(
             permit,
             inspected_on=d["inspected_on"],
@@ -188,9 +186,9 @@ def permit_inspect(request, pk: int):
             notes=d["notes"],
             actor=request.user,
         )
-        return "Inspection recorded.", _detail_url(permit)
+        return "Inspection recorded."
 
-    return _step(
+    return PERMIT.step(
         request, pk, form_class=f.InspectForm, title="Record an inspection", perform=perform
     )
 

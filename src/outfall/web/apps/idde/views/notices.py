@@ -16,6 +16,7 @@ from outfall.web.apps.idde.selectors import notices as sel
 from outfall.web.apps.idde.services import notices as svc
 from outfall.web.apps.idde.views.discharge_permits import form_page
 from outfall.web.apps.kit.forms import as_bool
+from outfall.web.apps.kit.steps import RecordSteps
 
 Kind = DischargeNotice.Kind
 
@@ -40,81 +41,76 @@ def _who(d) -> dict:
     return {"property_address": d["property_address"], "person_name": d["person_name"]}
 
 
-@login_required
-def dye_test_new(request):
+def _notice_new(request, *, form_class, title: str, citation: str, record, done: str):
+    """A notice the DPW receives, logged by `record(data, who) -> notice` (one service call)."""
+
     def perform(d):
-        notice = svc.dye_test_log(
-            town=request.town,
-            received_at=d["received_at"],
-            test_at=d["test_at"],
-            told_by=d["told_by"],
-            notes=d["notes"],
-            actor=request.user,
-            **_who(d),
-        )
-        return "Dye test notification logged.", _detail_url(notice)
+        notice = record(d, {"town": request.town, "actor": request.user, **_who(d)})
+        return done, _detail_url(notice)
 
     return form_page(
         request,
         action="discharge_notice.record",
         town=request.town,
+        form_class=form_class,
+        title=title,
+        citation=citation,
+        back=reverse("idde:notice_list"),
+        perform=perform,
+    )
+
+
+@login_required
+def dye_test_new(request):
+    return _notice_new(
+        request,
         form_class=f.DyeTestForm,
         title="Log a dye test verbal notification",
         citation=svc.DYE_TEST,
-        back=reverse("idde:notice_list"),
-        perform=perform,
+        done="Dye test notification logged.",
+        record=lambda d, who: svc.dye_test_log(
+            received_at=d["received_at"],
+            test_at=d["test_at"],
+            told_by=d["told_by"],
+            notes=d["notes"],
+            **who,
+        ),
     )
 
 
 @login_required
 def pool_draining_new(request):
-    def perform(d):
-        notice = svc.pool_draining_declare(
-            town=request.town,
+    return _notice_new(
+        request,
+        form_class=f.PoolDrainingForm,
+        title="Record a pool draining declaration",
+        citation=svc.POOL,
+        done="Pool draining declaration recorded.",
+        record=lambda d, who: svc.pool_draining_declare(
             received_at=d["received_at"],
             drain_at=d["drain_at"],
             chlorine_ppm=d["chlorine_ppm"],
             days_standing=d["days_standing"],
             drained_without_nuisance=as_bool(d["drained_without_nuisance"]),
-            actor=request.user,
-            **_who(d),
-        )
-        return "Pool draining declaration recorded.", _detail_url(notice)
-
-    return form_page(
-        request,
-        action="discharge_notice.record",
-        town=request.town,
-        form_class=f.PoolDrainingForm,
-        title="Record a pool draining declaration",
-        citation=svc.POOL,
-        back=reverse("idde:notice_list"),
-        perform=perform,
+            **who,
+        ),
     )
 
 
 @login_required
 def advance_approval_new(request):
-    def perform(d):
-        notice = svc.advance_approval_request(
-            town=request.town,
-            received_at=d["received_at"],
-            discharge_at=d["discharge_at"],
-            description=d["description"],
-            actor=request.user,
-            **_who(d),
-        )
-        return "Request for advance written approval logged.", _detail_url(notice)
-
-    return form_page(
+    return _notice_new(
         request,
-        action="discharge_notice.record",
-        town=request.town,
         form_class=f.AdvanceApprovalRequestForm,
         title="Log a request for the Department's advance written approval",
         citation=svc.ADVANCE_APPROVAL,
-        back=reverse("idde:notice_list"),
-        perform=perform,
+        done="Request for advance written approval logged.",
+        record=lambda d, who: svc.advance_approval_request(
+            received_at=d["received_at"],
+            discharge_at=d["discharge_at"],
+            description=d["description"],
+            **who,
+        ),
     )
 
 
@@ -135,11 +131,19 @@ def notice_detail(request, pk: int):
     )
 
 
+NOTICE = RecordSteps(
+    get=sel.notice_get,
+    require=lambda user, action, notice: require(user, action, notice.town),
+    url=_detail_url,
+    subject=lambda n: f"{n.person_name}, {n.property_address}",
+    action="advance_approval.decide",
+    section=svc.ADVANCE_APPROVAL,
+)
+
+
 @login_required
 def advance_approval_decide(request, pk: int):
-    notice = sel.notice_get(request.user, pk)
-
-    def perform(d):
+    def perform(notice, d, *_):
         svc.advance_approval_decide(
             notice,
             approved=d["decision"] == "approve",
@@ -148,17 +152,13 @@ def advance_approval_decide(request, pk: int):
             reason=d["reason"],
             actor=request.user,
         )
-        return "Decision recorded.", _detail_url(notice)
+        return "Decision recorded."
 
-    return form_page(
+    return NOTICE.step(
         request,
-        action="advance_approval.decide",
-        town=notice.town,
+        pk,
         form_class=f.AdvanceApprovalDecisionForm,
         title="Decide on the advance written approval",
-        citation=svc.ADVANCE_APPROVAL,
-        back=_detail_url(notice),
-        subject=f"{notice.person_name}, {notice.property_address}",
         perform=perform,
     )
 

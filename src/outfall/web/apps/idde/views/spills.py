@@ -17,6 +17,7 @@ from outfall.web.apps.idde.selectors import spills as sel
 from outfall.web.apps.idde.services import spills as svc
 from outfall.web.apps.idde.views.discharge_permits import form_page
 from outfall.web.apps.kit.forms import as_bool
+from outfall.web.apps.kit.steps import RecordSteps
 
 
 def _detail_url(spill) -> str:
@@ -82,62 +83,58 @@ def spill_detail(request, pk: int):
     )
 
 
+SPILL = RecordSteps(
+    get=sel.spill_get,
+    require=lambda user, action, spill: require(user, action, spill.town),
+    url=_detail_url,
+    subject=lambda s: f"{s.number} — {s.facility} ({s.get_material_display()})",
+    action="spill.manage",
+    section=svc.SECTION,
+)
+NOTIFICATIONS = ("fire_police_notified_at", "department_notified_at", "written_confirmation_on")
+
+
 @login_required
 def spill_notifications(request, pk: int):
-    spill = sel.spill_get(request.user, pk)
-
-    def perform(d):
+    def perform(spill, d, *_):
         svc.spill_notifications_record(spill, actor=request.user, **d)
-        return "Notifications recorded.", _detail_url(spill)
+        return "Notifications recorded."
 
-    initial = {
-        "fire_police_notified_at": spill.fire_police_notified_at,
-        "department_notified_at": spill.department_notified_at,
-        "written_confirmation_on": spill.written_confirmation_on,
-    }
-    return form_page(
+    return SPILL.step(
         request,
-        action="spill.manage",
-        town=spill.town,
+        pk,
         form_class=f.NotificationsForm,
         title="Record the notifications",
-        citation=svc.SECTION,
-        back=_detail_url(spill),
-        subject=f"{spill.number} — {spill.facility} ({spill.get_material_display()})",
         perform=perform,
-        initial={k: v for k, v in initial.items() if v},
+        initial=lambda s: {k: getattr(s, k) for k in NOTIFICATIONS if getattr(s, k)},
     )
 
 
 @login_required
 def spill_contain(request, pk: int):
-    spill = sel.spill_get(request.user, pk)
-
-    def perform(d):
+    def perform(spill, d, *_):
         svc.spill_containment_record(
             spill, contained_on=d["contained_on"], note=d["note"], actor=request.user
         )
-        return "Containment and clean-up recorded.", _detail_url(spill)
+        return "Containment and clean-up recorded."
 
-    return form_page(
+    return SPILL.step(
         request,
-        action="spill.manage",
-        town=spill.town,
+        pk,
         form_class=f.ContainmentForm,
         title="Record the containment and clean-up",
-        citation=svc.SECTION,
-        back=_detail_url(spill),
-        subject=f"{spill.number} — {spill.facility} ({spill.get_material_display()})",
         perform=perform,
     )
 
 
+def _missing_notices(spill) -> list[tuple[str, str]]:
+    missing = svc.notices_missing(svc.spill_facts(spill))
+    return [(k, NOTICE_WORDS[k].capitalize()) for k in missing]
+
+
 @login_required
 def spill_close(request, pk: int):
-    spill = sel.spill_get(request.user, pk)
-    missing = svc.notices_missing(svc.spill_facts(spill))
-
-    def perform(d):
+    def perform(spill, d, *_):
         svc.spill_close(
             spill,
             closed_on=d["closed_on"],
@@ -146,20 +143,16 @@ def spill_close(request, pk: int):
             note=d["note"],
             actor=request.user,
         )
-        return f"Spill {spill.number} closed.", _detail_url(spill)
+        return f"Spill {spill.number} closed."
 
-    return form_page(
+    return SPILL.step(
         request,
-        action="spill.manage",
-        town=spill.town,
+        pk,
         form_class=f.CloseForm,
-        form_kwargs={"missing": [(k, NOTICE_WORDS[k].capitalize()) for k in missing]},
+        form_kwargs=lambda s: {"missing": _missing_notices(s)},
         title="Close the spill record",
-        citation=svc.SECTION,
-        back=_detail_url(spill),
-        subject=f"{spill.number} — {spill.facility} ({spill.get_material_display()})",
         perform=perform,
-        initial={"prevention_steps": spill.prevention_steps} if spill.prevention_steps else None,
+        initial=lambda s: {"prevention_steps": s.prevention_steps} if s.prevention_steps else None,
     )
 
 

@@ -18,6 +18,7 @@ from outfall.web.apps.idde.selectors import suspensions as sel
 from outfall.web.apps.idde.services import suspensions as svc
 from outfall.web.apps.idde.views.discharge_permits import form_page
 from outfall.web.apps.kit.forms import as_bool
+from outfall.web.apps.kit.steps import RecordSteps
 
 
 def _detail_url(suspension) -> str:
@@ -91,24 +92,19 @@ def suspension_detail(request, pk: int):
     )
 
 
-def _step(request, pk, *, form_class, title, perform):
-    s = sel.suspension_get(request.user, pk)
-    return form_page(
-        request,
-        action="suspension.order",
-        town=s.town,
-        form_class=form_class,
-        title=title,
-        citation=svc.SECTION,
-        back=_detail_url(s),
-        subject=f"{svc.suspension_number(s)} — {s.person_name}, {s.property_address}",
-        perform=lambda d: perform(s, d),
-    )
+SUSPENSION = RecordSteps(
+    get=sel.suspension_get,
+    require=lambda user, action, s: require(user, action, s.town),
+    url=_detail_url,
+    subject=lambda s: f"{svc.suspension_number(s)} — {s.person_name}, {s.property_address}",
+    action="suspension.order",
+    section=svc.SECTION,
+)
 
 
 @login_required
 def suspension_compliance(request, pk: int):
-    def perform(s, d):
+    def perform(s, d, *_):
         svc.suspension_compliance_record(
             s,
             complied=as_bool(d["complied"]),
@@ -116,22 +112,24 @@ def suspension_compliance(request, pk: int):
             steps_taken=d["steps_taken"],
             actor=request.user,
         )
-        return "Compliance recorded.", _detail_url(s)
+        return "Compliance recorded."
 
-    return _step(
+    return SUSPENSION.step(
         request, pk, form_class=f.ComplianceForm, title="Record compliance", perform=perform
     )
 
 
 @login_required
 def suspension_reinstate(request, pk: int):
-    def perform(s, d):
+    def perform(s, d, *_):
         svc.suspension_reinstate(
             s, reinstated_at=d["reinstated_at"], note=d["note"], actor=request.user
         )
-        return "Access reinstated.", _detail_url(s)
+        return "Access reinstated."
 
-    return _step(request, pk, form_class=f.ReinstateForm, title="Reinstate access", perform=perform)
+    return SUSPENSION.step(
+        request, pk, form_class=f.ReinstateForm, title="Reinstate access", perform=perform
+    )
 
 
 @login_required

@@ -18,7 +18,7 @@ from django.urls import path, reverse
 from outfall.law import s267_21_surety
 from outfall.web.apps.core.files import stored_file_response
 from outfall.web.apps.kit.selectors import row_or_404
-from outfall.web.apps.kit.steps import step_page as kit_step_page
+from outfall.web.apps.kit.steps import RecordSteps
 from outfall.web.apps.permits.forms import construction as f
 from outfall.web.apps.permits.models import Deficiency, GeneratedDocument, Inspection
 from outfall.web.apps.permits.policy import require
@@ -39,6 +39,15 @@ def _describe(obj) -> str:
     return str(obj)
 
 
+CONSTRUCTION = RecordSteps(
+    get=application_get,
+    require=require,
+    url=lambda a: reverse("permits:construction", args=[a.pk]),
+    subject=lambda a: f"{a.number} — {a.title}, {a.site_address}",
+    back_label=lambda a: f"Back to {a.number}",
+)
+
+
 def step_page(
     request,
     pk: int,
@@ -49,33 +58,24 @@ def step_page(
     steps=None,
     target: Callable | None = None,
     form_kwargs: Callable | None = None,
-    back: str = "permits:construction",
+    record: RecordSteps = CONSTRUCTION,
 ):
-    """One step's page through the kit's step controller (shared by the O&M pages): the policy,
-    the form, the service `perform(request, application, data, form, target) -> message`."""
+    """One step's page through the kit (shared by the O&M pages, whose `record` goes back to
+    the O&M page): `perform(request, application, data, form, target) -> message`."""
     steps = steps or sel.STEPS
-    application = application_get(request.user, pk)
-    require(request.user, steps[step].action, application)
-    obj = target(application) if target else None
-    kwargs = form_kwargs(application) if form_kwargs else {}
-    posted = request.method == "POST"
-    form = form_class(request.POST if posted else None, request.FILES if posted else None, **kwargs)
-    back_url = reverse(back, args=[application.pk])
-    context = {
-        "application": application,
-        "title": steps[step].label,
-        "back": back_url,
-        "back_label": f"Back to {application.number}",
-        "subject": f"{application.number} — {application.title}, {application.site_address}",
-        "section": steps[step].citation,
-        "target": _describe(obj),
-        "blockers": sel.step_blockers(application, step, steps=steps),
-    }
-    return kit_step_page(
+    spec = steps[step]
+    return record.step(
         request,
-        form=form,
-        perform=lambda d: (perform(request, application, d, form, obj), back_url),
-        context=context,
+        pk,
+        action=spec.action,
+        section=spec.citation,
+        title=spec.label,
+        form_class=form_class,
+        form_kwargs=form_kwargs,
+        target=target,
+        describe=_describe,
+        blockers=lambda a: sel.step_blockers(a, step, steps=steps),
+        perform=lambda a, d, form, obj: perform(request, a, d, form, obj),
     )
 
 

@@ -8,27 +8,27 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import render
-from django.urls import path
+from django.urls import path, reverse
 
+from outfall.web.apps.kit.steps import RecordSteps
 from outfall.web.apps.permits.forms import om as f
 from outfall.web.apps.permits.policy import require
 from outfall.web.apps.permits.selectors import application_get
 from outfall.web.apps.permits.selectors import om as sel
 from outfall.web.apps.permits.services import om as svc
-from outfall.web.apps.permits.views.construction import step_page
+from outfall.web.apps.permits.views.construction import CONSTRUCTION, step_page
 
-BACK = "permits:om"
+OM = RecordSteps(
+    get=application_get,
+    require=require,
+    url=lambda a: reverse("permits:om", args=[a.pk]),
+    subject=CONSTRUCTION.subject,
+    back_label=CONSTRUCTION.back_label,
+)
 
 
 def _om_step(request, pk, step, **kwargs):
-    return step_page(
-        request,
-        pk,
-        step=step,
-        steps=sel.OM_STEPS,
-        back=BACK,
-        **kwargs,
-    )
+    return step_page(request, pk, step=step, steps=sel.OM_STEPS, record=OM, **kwargs)
 
 
 @login_required
