@@ -87,10 +87,7 @@ AXES_COOLOFF_TIME = dt.timedelta(minutes=int(os.environ.get("OUTFALL_LOGIN_COOLO
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "core/locked_out.html"
-AXES_IPWARE_PROXY_COUNT = int(os.environ.get("OUTFALL_PROXY_COUNT", "0")) or None
-AXES_IPWARE_META_PRECEDENCE_ORDER = (
-    ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if AXES_IPWARE_PROXY_COUNT else ["REMOTE_ADDR"]
-)
+AXES_CLIENT_IP_CALLABLE = "outfall.web.apps.core.client_ip.client_ip"
 
 ROOT_URLCONF = "outfall.web.config.urls"
 WSGI_APPLICATION = "outfall.web.config.wsgi.application"
@@ -178,6 +175,9 @@ CACHES = {
     }
 }
 RATELIMIT_USE_CACHE = "default"
+# Every per-address limit counts by the one client address (see core/client_ip.py).
+OUTFALL_PROXY_COUNT = int(os.environ.get("OUTFALL_PROXY_COUNT", "0"))
+RATELIMIT_IP_META_KEY = "outfall.web.apps.core.client_ip.client_ip"
 
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False
