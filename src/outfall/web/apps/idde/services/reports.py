@@ -32,6 +32,7 @@ from outfall.compliance.lifecycle.idde import (
 from outfall.kernel.errors import InputError
 from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.idde.models import Open311Client, Report, ReportSettings
+from outfall.web.apps.kit.images import image_size_checked
 from outfall.web.apps.kit.locks import lock_row
 
 APPLICABILITY = "§ 267-3"
@@ -160,6 +161,7 @@ def report_photo_check(uploaded) -> tuple[bytes, str, str]:
 def _without_metadata(content: bytes, name: str, fmt: str) -> tuple[bytes, str]:
     from PIL import Image, ImageOps, UnidentifiedImageError
 
+    image_size_checked(content, field="photo", name=name)
     try:
         Image.open(io.BytesIO(content)).verify()
         image = ImageOps.exif_transpose(Image.open(io.BytesIO(content)))

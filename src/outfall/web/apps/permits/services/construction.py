@@ -30,6 +30,7 @@ from outfall.law.determination import Determination, Reason
 from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.core.models import Membership
 from outfall.web.apps.core.roles import Role
+from outfall.web.apps.kit.images import image_size_checked
 from outfall.web.apps.kit.locks import lock_row
 from outfall.web.apps.permits.documents import document_generate
 from outfall.web.apps.permits.facts import permit_clock_for, permit_facts
@@ -145,6 +146,7 @@ def _check_image(uploaded) -> tuple[bytes, str]:
     content, ext = _sniffed_upload(uploaded, kinds=IMAGE_SIGNATURES, label="a photo")
     from PIL import Image, UnidentifiedImageError
 
+    image_size_checked(content, field="file", name=uploaded.name)
     try:
         Image.open(io.BytesIO(content)).verify()
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
