@@ -53,6 +53,8 @@ def only_error(response, code: int) -> str:
         ({"attribute[flowing_now]": "maybe"}, 400, "attribute[flowing_now]"),
         ({"media_url": "not a url"}, 400, "media_url"),
         ({"jurisdiction_id": "springfield"}, 404, "not served here"),
+        ({"description": "x" * 5_000_000}, 400, "description"),
+        ({"description": "x" * 4001}, 400, "the limit is 4000"),
     ],
 )
 def test_a_bad_request_is_answered_in_the_georeport_error_format(

@@ -11,7 +11,11 @@ from django import forms
 from django.conf import settings
 from django.core import signing
 
-from outfall.web.apps.idde.services.reports import FLOWING_CHOICES, SEEN_CHOICES
+from outfall.web.apps.idde.services.reports import (
+    DESCRIPTION_MAX_CHARS,
+    FLOWING_CHOICES,
+    SEEN_CHOICES,
+)
 from outfall.web.apps.kit.forms import AccessibleForm
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
@@ -67,7 +71,7 @@ class PublicReportForm(AccessibleForm):
     )
     description = forms.CharField(
         label="Describe what you saw",
-        max_length=4000,
+        max_length=DESCRIPTION_MAX_CHARS,
         widget=forms.Textarea(attrs={"rows": 5}),
         help_text="When, where exactly (which drain, pipe or stream), colour, smell, how much.",
     )

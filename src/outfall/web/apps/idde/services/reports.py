@@ -174,6 +174,10 @@ def _without_metadata(content: bytes, name: str, fmt: str) -> tuple[bytes, str]:
     return out.getvalue(), IMAGE_TYPES[fmt]
 
 
+DESCRIPTION_MAX_CHARS = 4000
+"""The longest description a report takes, by the form and by Open311 alike."""
+
+
 def report_submit(
     town,
     *,
@@ -196,6 +200,15 @@ def report_submit(
     description = (description or "").strip()
     if not description:
         raise InputError("description", description, "say what you saw")
+    for field, value, limit in (
+        ("description", description, DESCRIPTION_MAX_CHARS),
+        ("address", address, 200),
+        ("contact_name", contact_name, 120),
+        ("contact_email", contact_email, 254),
+        ("contact_phone", contact_phone, 40),
+    ):
+        if value and len(value) > limit:
+            raise InputError(field, f"{len(value)} characters", f"the limit is {limit}")
     report_location_check(town, latitude, longitude, address)
     codes = {code for code, _ in SEEN_CHOICES}
     unknown = [s for s in seen if s not in codes]
