@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, Prefetch, QuerySet
 from django.http import Http404
 
 from outfall.web.apps.assets import policy
@@ -27,6 +27,7 @@ from outfall.web.apps.assets.screening import (
 )
 from outfall.web.apps.audit.selectors import audit_list_for_case
 from outfall.web.apps.core.permissions import towns_with_role
+from outfall.web.apps.kit.selectors import narrowed, text_in
 
 SCREENED_KINDS = (Asset.Kind.OUTFALL.value, Asset.Kind.INTERCONNECTION.value)
 
@@ -68,22 +69,15 @@ class AssetFilter:
 
 def asset_search(user, town, filters: AssetFilter | None = None) -> QuerySet[Asset]:
     f = filters or AssetFilter()
-    qs = asset_list_visible_to(user, town)
-    if f.q:
-        qs = qs.filter(
-            Q(asset_id__icontains=f.q) | Q(name__icontains=f.q) | Q(notes__icontains=f.q)
-        )
-    if f.kind:
-        qs = qs.filter(kind=f.kind)
-    if f.condition:
-        qs = qs.filter(condition=f.condition)
-    if f.catchment:
-        qs = qs.filter(catchment__iexact=f.catchment)
-    if f.receiving_water:
-        qs = qs.filter(receiving_water__icontains=f.receiving_water)
-    if f.active:
-        qs = qs.filter(active=f.active == "yes")
-    return qs
+    qs = narrowed(
+        asset_list_visible_to(user, town),
+        kind=f.kind,
+        condition=f.condition,
+        catchment__iexact=f.catchment,
+        receiving_water__icontains=f.receiving_water,
+        active=(f.active == "yes") if f.active else None,
+    )
+    return text_in(qs, f.q, "asset_id", "name", "notes")
 
 
 def asset_choices(user, town) -> dict[str, list[str]]:

@@ -1,10 +1,14 @@
 """The one way a selector hands over one record: the record, or a 404 saying what is missing
-(whether it does not exist or the reader may not see it is not disclosed)."""
+(whether it does not exist or the reader may not see it is not disclosed); and the one way a
+search narrows what the reader may see by the filters given (`narrowed`, `text_in`)."""
 
 from __future__ import annotations
 
+import operator
+from functools import reduce
 from typing import TypeVar
 
+from django.db.models import Q
 from django.http import Http404
 
 T = TypeVar("T")
@@ -20,3 +24,17 @@ def found(obj: T | None, missing: str) -> T:
 def row_or_404(rows, pk: int, missing: str):
     """The row `pk` of `rows` (a query set of what the reader may see), or a 404."""
     return found(rows.filter(pk=pk).first(), missing)
+
+
+def narrowed(rows, **lookups):
+    """`rows` narrowed by each lookup that was given; an empty value (None or "") narrows
+    nothing, as an empty filter on a search page means "any"."""
+    return rows.filter(**{k: v for k, v in lookups.items() if v is not None and v != ""})
+
+
+def text_in(rows, text: str, *fields: str):
+    """`rows` whose `fields` contain `text` (any of them, case ignored); no text, no narrowing."""
+    text = (text or "").strip()
+    if not text:
+        return rows
+    return rows.filter(reduce(operator.or_, (Q(**{f"{f}__icontains": text}) for f in fields)))

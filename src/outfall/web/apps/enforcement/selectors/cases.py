@@ -7,6 +7,7 @@ from django.http import Http404
 
 from outfall.web.apps.enforcement import policy
 from outfall.web.apps.enforcement.models import EnforcementCase
+from outfall.web.apps.kit.selectors import narrowed, text_in
 
 
 def _towns_where(user, roles) -> list[int]:
@@ -37,19 +38,6 @@ def case_get(user, pk: int) -> EnforcementCase:
 
 def case_list_filtered(user, *, town=None, article: str = "", state: str = "", text: str = ""):
     """The visible cases narrowed by town, article, state and text in number, names, address."""
-    qs = case_list_visible_to(user)
-    if town is not None:
-        qs = qs.filter(town=town)
-    if article:
-        qs = qs.filter(article=article)
-    if state:
-        qs = qs.filter(state=state)
-    if text:
-        qs = qs.filter(
-            Q(number__icontains=text)
-            | Q(violator_name__icontains=text)
-            | Q(owner_name__icontains=text)
-            | Q(property_address__icontains=text)
-            | Q(parcel_id__icontains=text)
-        )
+    qs = narrowed(case_list_visible_to(user), town=town, article=article, state=state)
+    qs = text_in(qs, text, "number", "violator_name", "owner_name", "property_address", "parcel_id")
     return qs.order_by("-opened_on", "-pk")

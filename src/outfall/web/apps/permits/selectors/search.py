@@ -9,10 +9,11 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, fields
 
-from django.db.models import F, Q, QuerySet
+from django.db.models import F, QuerySet
 
 from outfall.compliance.lifecycle import PermitState
 from outfall.kernel.errors import InputError
+from outfall.web.apps.kit.selectors import narrowed, text_in
 from outfall.web.apps.permits.models import Application
 from outfall.web.apps.permits.selectors.visibility import application_list_visible_to
 
@@ -63,34 +64,24 @@ class ApplicationSearch:
 def application_search(user, criteria: ApplicationSearch | None = None) -> QuerySet[Application]:
     """The applications `user` may see that meet `criteria`, newest first."""
     c = criteria or ApplicationSearch()
-    qs = application_list_visible_to(user)
-    text = c.text.strip()
-    if text:
-        qs = qs.filter(
-            Q(number__icontains=text)
-            | Q(title__icontains=text)
-            | Q(site_address__icontains=text)
-            | Q(parcel_id__icontains=text)
-        )
-    if c.status:
-        qs = qs.filter(state=c.status)
-    who = c.applicant.strip()
-    if who:
-        qs = qs.filter(
-            Q(applicant__username__icontains=who)
-            | Q(applicant__first_name__icontains=who)
-            | Q(applicant__last_name__icontains=who)
-            | Q(owner_name__icontains=who)
-            | Q(agent_name__icontains=who)
-        )
-    if c.submitted_from:
-        qs = qs.filter(submitted_on__gte=c.submitted_from)
-    if c.submitted_to:
-        qs = qs.filter(submitted_on__lte=c.submitted_to)
-    if c.complete_from:
-        qs = qs.filter(complete_on__gte=c.complete_from)
-    if c.complete_to:
-        qs = qs.filter(complete_on__lte=c.complete_to)
+    qs = narrowed(
+        application_list_visible_to(user),
+        state=c.status,
+        submitted_on__gte=c.submitted_from,
+        submitted_on__lte=c.submitted_to,
+        complete_on__gte=c.complete_from,
+        complete_on__lte=c.complete_to,
+    )
+    qs = text_in(qs, c.text, "number", "title", "site_address", "parcel_id")
+    qs = text_in(
+        qs,
+        c.applicant,
+        "applicant__username",
+        "applicant__first_name",
+        "applicant__last_name",
+        "owner_name",
+        "agent_name",
+    )
     return qs.order_by(F("submitted_on").desc(nulls_last=True), "-created_at", "number")
 
 
