@@ -434,6 +434,13 @@ def _aware(value: dt.datetime) -> dt.datetime:
     return value if timezone.is_aware(value) else timezone.make_aware(value)
 
 
+def _at_time(field: str, value: dt.datetime, write):
+    """`write(at)` with `value` as an aware time (local time if no offset is given); a time the
+    law has no rule for is bad input naming the field."""
+    at = _aware(value)
+    return _law(field, at.isoformat(), lambda: write(at))
+
+
 def _law(field: str, value, ask):
     """Ask the law; a date it has no rule for is bad input naming the field."""
     try:
@@ -820,15 +827,11 @@ def spills_list(request, town: str = ""):
 def spill_report(request, payload: SpillIn, town: str = ""):
     """Record a release; its § 267-9 clocks start at the time it was discovered."""
     user, where = _in_town(request, town, "spill.manage")
-    discovered_at = _aware(payload.discovered_at)
-    spill = _law(
+    spill = _at_time(
         "discovered_at",
-        discovered_at.isoformat(),
-        lambda: spill_svc.spill_report(
-            town=where,
-            **payload.dict(exclude={"discovered_at"}),
-            discovered_at=discovered_at,
-            actor=user,
+        payload.discovered_at,
+        lambda at: spill_svc.spill_report(
+            town=where, **payload.dict(exclude={"discovered_at"}), discovered_at=at, actor=user
         ),
     )
     return Status(201, _spill_detail(spill_sel.spill_get(user, spill.pk)))
@@ -933,14 +936,13 @@ def suspension_order(request, payload: SuspensionIn, town: str = ""):
             raise InputError(
                 "investigation_id", payload.investigation_id, "no such investigation in this town"
             )
-    ordered_at = _aware(payload.ordered_at)
-    s = _law(
+    s = _at_time(
         "ordered_at",
-        ordered_at.isoformat(),
-        lambda: suspension_svc.suspension_order(
+        payload.ordered_at,
+        lambda at: suspension_svc.suspension_order(
             town=where,
             **payload.dict(exclude={"ordered_at", "investigation_id"}),
-            ordered_at=ordered_at,
+            ordered_at=at,
             investigation=investigation,
             actor=user,
         ),
@@ -963,14 +965,13 @@ def suspension_detail(request, suspension_id: int):
 def suspension_compliance(request, suspension_id: int, payload: ComplianceIn):
     """Record whether the order was obeyed and, if not, the steps the agency took (§ 267-8)."""
     user, s = _record(request, suspension_sel.suspension_get, suspension_id, "suspension.order")
-    recorded_at = _aware(payload.recorded_at)
-    _law(
+    _at_time(
         "recorded_at",
-        recorded_at.isoformat(),
-        lambda: suspension_svc.suspension_compliance_record(
+        payload.recorded_at,
+        lambda at: suspension_svc.suspension_compliance_record(
             s,
             complied=payload.complied,
-            recorded_at=recorded_at,
+            recorded_at=at,
             steps_taken=payload.steps_taken,
             actor=user,
         ),
