@@ -186,6 +186,26 @@ X_FRAME_OPTIONS = "DENY"
 if not DEBUG:
     SESSION_COOKIE_SECURE = os.environ.get("OUTFALL_INSECURE_COOKIES", "") != "1"
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+    # Served over HTTPS in production: plain HTTP is redirected and browsers are told to keep
+    # to HTTPS (HSTS, a year by default; 0 turns it off while a site is first moved to HTTPS).
+    SECURE_SSL_REDIRECT = (
+        SESSION_COOKIE_SECURE and os.environ.get("OUTFALL_SSL_REDIRECT", "1") == "1"
+    )
+    SECURE_HSTS_SECONDS = (
+        int(os.environ.get("OUTFALL_HSTS_SECONDS", "31536000")) if SESSION_COOKIE_SECURE else 0
+    )
+    # The site's own subdomains only (e.g. *.permits.example.org), so safe to include.
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = os.environ.get("OUTFALL_HSTS_INCLUDE_SUBDOMAINS", "1") == "1"
+    SECURE_HSTS_PRELOAD = os.environ.get("OUTFALL_HSTS_PRELOAD", "") == "1"
+# The browsers' HSTS preload list is for a whole registered domain: the town's decision
+# (OUTFALL_HSTS_PRELOAD=1), not the application's, so its deploy warning is not raised.
+SILENCED_SYSTEM_CHECKS = ["security.W021"]
+# Behind a reverse proxy that terminates TLS, it tells the app the request came over HTTPS.
+if int(os.environ.get("OUTFALL_PROXY_COUNT", "0")) > 0:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+CSRF_TRUSTED_ORIGINS = [
+    o for o in os.environ.get("OUTFALL_CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
+]
 
 OUTFALL_DEFAULT_TOWN = os.environ.get("OUTFALL_DEFAULT_TOWN", "norfolk")
 OUTFALL_WARNING_DAYS = int(os.environ.get("OUTFALL_WARNING_DAYS", "10"))
