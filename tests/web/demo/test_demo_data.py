@@ -493,12 +493,42 @@ def test_reset_refuses_to_wipe_a_town_where_someone_other_than_a_demo_login_reco
     assert _snapshot() == before
 
 
-def test_reset_first_wipes_every_demo_town_case_file_and_login(demo):
-    """`--reset` is this wipe followed by the same load as the first run."""
+def test_reset_refused_by_a_record_elsewhere_keeps_every_file_and_says_why(demo):
+    """A wipe the database refuses (a demo login's application in another town) rolls back, and
+    no stored file was deleted before it did; the refusal is the command's message."""
+    other = Town.objects.create(slug="otherville", name="Town of Otherville")
+    template = _case(PermitState.SUBMITTED)
+    Application.objects.create(
+        town=other,
+        number="SMP-OTH-0001",
+        title="Elsewhere",
+        site_address="1 Other Street",
+        applicant=template.applicant,
+        owner_name="A. Owner",
+        disturbance_acres=template.disturbance_acres,
+        law_date=template.law_date,
+    )
+    files = [
+        d.file.path for d in GeneratedDocument.objects.filter(application__town__slug="norfolk")
+    ]
+    files += [d.file.path for d in EnforcementDocument.objects.all()]
+    before = _snapshot()
+    with pytest.raises(CommandError, match="still used by"):
+        call_command("demo_data", "--reset", stdout=io.StringIO())
+    assert _snapshot() == before
+    assert files and all(os.path.exists(f) for f in files)
+
+
+def test_reset_first_wipes_every_demo_town_case_file_and_login(
+    demo, django_capture_on_commit_callbacks
+):
+    """`--reset` is this wipe followed by the same load as the first run; the files go once the
+    wipe has committed."""
     files = [d.file.path for d in GeneratedDocument.objects.all()]
     enforcement_files = [d.file.path for d in EnforcementDocument.objects.all()]
     assert enforcement_files
-    Command(stdout=io.StringIO()).wipe()
+    with django_capture_on_commit_callbacks(execute=True):
+        Command(stdout=io.StringIO()).wipe()
     assert not Town.objects.filter(slug__in=["norfolk", "exampleton"]).exists()
     assert not get_user_model().objects.filter(username__in=USERNAMES).exists()
     assert not Application.objects.exists()

@@ -118,6 +118,16 @@ def _delete_quietly(storage, name: str) -> None:
         log.exception("old stored file %r could not be deleted", name)
 
 
+def delete_stored_files_on_commit(fieldfiles) -> int:
+    """Delete these stored files once the surrounding transaction commits — never before: a
+    transaction that rolls back (a refused wipe, a failed write) leaves every file its rows
+    point at in place. Returns how many were scheduled."""
+    pending = [(f.storage, f.name) for f in fieldfiles if f]
+    for storage, name in pending:
+        transaction.on_commit(lambda s=storage, n=name: _delete_quietly(s, n))
+    return len(pending)
+
+
 def stored_file_response(
     fieldfile,
     *,

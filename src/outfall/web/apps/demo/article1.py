@@ -36,6 +36,7 @@ from outfall.web.apps.assets.models import (
     ScreeningRound,
     ScreeningVisit,
 )
+from outfall.web.apps.core.files import delete_stored_files_on_commit
 from outfall.web.apps.demo.permits import local_at, office_day, photo_file
 from outfall.web.apps.enforcement.models import (
     EnforcementCase,
@@ -1024,12 +1025,12 @@ def wipe_article1(towns) -> None:
         *DischargePermit.objects.filter(town__in=towns).exclude(document=""),
         *EmergencySuspension.objects.filter(town__in=towns).exclude(document=""),
     ]
-    for record in files:
-        (record.file if isinstance(record, EnforcementDocument) else record.document).delete(
-            save=False
-        )
-    for report in Report.objects.filter(town__in=towns).exclude(photo=""):
-        report.photo.delete(save=False)
+    delete_stored_files_on_commit(
+        [
+            *(r.file if isinstance(r, EnforcementDocument) else r.document for r in files),
+            *(r.photo for r in Report.objects.filter(town__in=towns).exclude(photo="")),
+        ]
+    )
     Payment.objects.filter(case__in=enforcement).delete()
     Offence.objects.filter(case__in=enforcement).delete()
     enforcement.delete()

@@ -23,6 +23,7 @@ from outfall.compliance.lifecycle import STATE_LABELS, PermitState, TransitionNo
 from outfall.kernel.errors import InputError
 from outfall.law.errors import LawError
 from outfall.web.apps.audit.models import AuditEvent
+from outfall.web.apps.core.files import delete_stored_files_on_commit
 from outfall.web.apps.core.models import Town
 from outfall.web.apps.core.roles import ROLE_LABELS
 from outfall.web.apps.demo.article1 import (
@@ -108,11 +109,13 @@ class Command(BaseCommand):
             )
         try:
             with transaction.atomic():
-                for record in (
-                    *GeneratedDocument.objects.filter(application__in=cases),
-                    *Upload.objects.filter(application__in=cases),
-                ):
-                    record.file.delete(save=False)
+                delete_stored_files_on_commit(
+                    record.file
+                    for record in (
+                        *GeneratedDocument.objects.filter(application__in=cases),
+                        *Upload.objects.filter(application__in=cases),
+                    )
+                )
                 SuretyRelease.objects.filter(surety__application__in=cases).delete()
                 AsBuilt.objects.filter(application__in=cases).delete()
                 SiteReviewRun.objects.filter(application__in=cases).delete()
@@ -122,7 +125,7 @@ class Command(BaseCommand):
                 users.delete()
                 towns.delete()
         except ProtectedError as exc:
-            kinds = sorted({o._meta.verbose_name_plural for o in exc.protected_objects})
+            kinds = sorted({str(o._meta.verbose_name_plural) for o in exc.protected_objects})
             raise CommandError(
                 f"--reset refused: the demo towns or logins are still used by {', '.join(kinds)}"
             ) from exc
