@@ -69,6 +69,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "outfall.web.apps.core.middleware.NulInputMiddleware",
+    "outfall.web.apps.core.middleware.LockContentionMiddleware",
     "outfall.web.apps.core.middleware.TownMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into the lockout page.
     "axes.middleware.AxesMiddleware",
@@ -114,7 +115,9 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # Writers take SQLite's lock when their transaction begins (IMMEDIATE) and wait for it up to
+    # the timeout, instead of failing "database is locked" when a read turns into a write.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(timeout=20, transaction_mode="IMMEDIATE")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

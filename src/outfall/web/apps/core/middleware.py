@@ -4,7 +4,8 @@ the session, else the default), and the refusal of NUL characters in any input."
 from __future__ import annotations
 
 from django.conf import settings
-from django.http import HttpResponseBadRequest
+from django.db import OperationalError
+from django.http import HttpResponse, HttpResponseBadRequest, JsonResponse
 
 from outfall.web.apps.core.models import Town
 
@@ -63,3 +64,28 @@ def nul_field(request) -> str | None:
         if b"\x00" in body or b"\\u0000" in body.lower():
             return "body"
     return None
+
+
+class LockContentionMiddleware:
+    """A write that could not get the database's lock in time (SQLite's "database is locked",
+    PostgreSQL's lock timeout) is a conflict, not a server error: 409, saying to try again. The
+    write's transaction has rolled back, so nothing of it was saved."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not isinstance(exception, OperationalError) or not is_lock_contention(exception):
+            return None
+        why = "Another change to the same record was being saved; nothing was saved. Try again."
+        if request.path.startswith("/api/"):
+            return JsonResponse({"detail": why}, status=409)
+        return HttpResponse(why, status=409, content_type="text/plain; charset=utf-8")
+
+
+def is_lock_contention(exc: Exception) -> bool:
+    text = str(exc).lower()
+    return "database is locked" in text or "lock timeout" in text or "could not obtain lock" in text
