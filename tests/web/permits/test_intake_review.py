@@ -44,6 +44,23 @@ def test_recording_a_fee_again_updates_it_rather_than_adding_a_second(submitted,
     assert fee.paid_on == today() and fee.receipt_number == "R-7"
 
 
+def test_a_payment_submitted_twice_is_recorded_once_with_one_audit_row(submitted, people):
+    from outfall.web.apps.audit.models import AuditEvent
+
+    paid = {"kind": "application", "amount": Decimal(500), "paid_on": today()}
+    for _ in range(2):
+        svc.fee_record(submitted, actor=people["clerk"], receipt_number="R-1", **paid)
+    assert Fee.objects.count() == 1
+    assert AuditEvent.objects.filter(action="fees.record").count() == 1
+
+
+def test_a_fee_past_ten_digits_is_refused_naming_the_amount(submitted, people):
+    with pytest.raises(InputError) as bad:
+        svc.fee_record(submitted, actor=people["clerk"], kind="application", amount=Decimal("1e30"))
+    assert bad.value.field == "amount" and "less than" in bad.value.why
+    assert not Fee.objects.exists()
+
+
 def test_the_fees_page_says_review_waits_for_payment(client, submitted, people):
     client.force_login(people["clerk"])
     body = client.get(f"/permits/{submitted.pk}/intake/fees/").content.decode()

@@ -23,13 +23,11 @@ import hashlib
 import io
 import json
 import os
-from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
 from django.core.files.base import ContentFile
-from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -51,6 +49,7 @@ from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.core.permissions import is_permit_staff
 from outfall.web.apps.kit.cells import cell_from_import
 from outfall.web.apps.kit.locks import lock_row
+from outfall.web.apps.kit.mail import mail_on_commit
 from outfall.web.apps.kit.refusals import Refused
 from outfall.web.apps.permits import policy
 from outfall.web.apps.permits.documents import document_generate
@@ -148,21 +147,6 @@ def _require_source(step: str, application: Application) -> None:
 def _not_in_future(field: str, day: dt.date, today: dt.date, citation: str) -> None:
     if day > today:
         raise InputError(field, day.isoformat(), f"is after today ({today.isoformat()})", citation)
-
-
-def _mail_on_commit(subject: str, body: str, to: list[str], attach: Callable | None = None):
-    """Queue one e-mail for after the commit; a rolled-back write sends nothing."""
-    recipients = [t for t in to if t]
-    if not recipients:
-        return
-
-    def send() -> None:
-        message = EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, recipients)
-        if attach is not None:
-            message.attach(*attach())
-        message.send(fail_silently=False)
-
-    transaction.on_commit(send)
 
 
 def _jsonable(value: Any) -> Any:
@@ -759,7 +743,7 @@ def application_submit(application: Application, *, actor, today: dt.date | None
             actor=actor,
             summary=f"Application filed with the Board on {today.isoformat()} (law date)",
         )
-        _mail_on_commit(
+        mail_on_commit(
             f"{a.number}: application received",
             f"Your stormwater management permit application {a.number} ({a.title}) was filed "
             f"on {today.isoformat()}. The Board's staff will review it for completeness "
@@ -798,7 +782,7 @@ def application_withdraw(application: Application, *, actor, reason: str = ""):
             summary="Application withdrawn" + (f": {reason.strip()}" if reason.strip() else ""),
         )
         if a.applicant_id != actor.pk:
-            _mail_on_commit(
+            mail_on_commit(
                 f"{a.number}: application withdrawn",
                 f"Application {a.number} was withdrawn by the Board's staff. {reason}".strip(),
                 [a.applicant.email],
@@ -882,7 +866,7 @@ def completeness_find_complete(
             extra={"complete_on": received.isoformat()},
         )
         open_by = permit_clock_for(a).deadline("hearing_open_by")
-        _mail_on_commit(
+        mail_on_commit(
             f"{a.number}: application complete",
             f"Application {a.number} was found complete. It was received complete on "
             f"{received.isoformat()}; the public hearing must open by {open_by.due.isoformat()} "
@@ -959,7 +943,7 @@ def completeness_find_incomplete(
             "Notice of incomplete application generated",
             obj=doc,
         )
-        _mail_on_commit(
+        mail_on_commit(
             f"{a.number}: application incomplete",
             f"Application {a.number} is not complete. The attached notice lists what is "
             "missing. The hearing clock (§ 267-18E) starts only once the application is complete.",
@@ -982,6 +966,10 @@ def _file_bytes(field) -> bytes:
 # ---------------------------------------------------------------- fees, filings, referrals
 
 
+FEE_AMOUNT_LIMIT = Decimal("100000000")
+"""Fees are kept to the cent in ten digits: a figure past them is a typing mistake."""
+
+
 def fee_record(
     application: Application,
     *,
@@ -998,11 +986,18 @@ def fee_record(
         raise InputError("kind", kind, "is not a fee of § 267-18D", "§ 267-18D")
     if amount is None or amount <= 0:
         raise InputError("amount", amount, "a fee must be more than zero", "§ 267-18D")
+    if amount >= FEE_AMOUNT_LIMIT:
+        raise InputError("amount", amount, f"must be less than ${FEE_AMOUNT_LIMIT:,}", "§ 267-18D")
     if paid_on is not None:
         _not_in_future("paid_on", paid_on, today, "§ 267-18D")
     with transaction.atomic():
         a = lock_row(application, "town")
         _allow(actor, "fees.record", a, REVIEW_STATES, "Recording fees")
+        same = Fee.objects.filter(
+            application=a, kind=kind, amount=amount, paid_on=paid_on, receipt_number=receipt_number
+        ).first()
+        if same is not None:
+            return same  # the same step sent twice (a double click): recorded once
         fee, _ = Fee.objects.update_or_create(
             application=a,
             kind=kind,
@@ -1169,7 +1164,7 @@ def comment_add(
             obj=comment,
         )
         if request_to_applicant:
-            _mail_on_commit(
+            mail_on_commit(
                 f"{a.number}: the Board's staff ask for something",
                 f"A request about application {a.number}:\n\n{comment.body}\n\n"
                 "Reply on the application's page.",
@@ -1197,7 +1192,7 @@ def comment_reply(comment: ReviewComment, *, actor, body: str) -> ReviewComment:
         )
         _audit(actor, a, "comment.reply", "§ 267-17A", "Reply to a comment", obj=reply)
         if is_applicant:
-            _mail_on_commit(
+            mail_on_commit(
                 f"{a.number}: the applicant replied",
                 f"The applicant replied about application {a.number}:\n\n{reply.body}",
                 [comment.author.email],
