@@ -160,6 +160,22 @@ def test_recording_offences_and_a_payment_through_the_api(login, cases, today):
     assert paid.status_code == 201 and paid.json()["fines_unpaid"] == "0.00"
 
 
+@pytest.mark.parametrize("amount", ["1e30", "10000000000", "NaN", "-5"])
+def test_an_impossible_payment_amount_is_a_4xx_naming_the_field(login, cases, today, amount):
+    case = cases.open("I", opened_on=today - days(10))
+    client = login("dpw_director")
+    made = _post(client, f"{BASE}/cases/{case.pk}/offences", {"days": [today - days(1)]})
+    offence = made.json()[0]["id"]
+    _post(client, f"{BASE}/cases/{case.pk}/offences/{offence}/ticket", {"issued_on": today})
+    paid = _post(
+        client,
+        f"{BASE}/cases/{case.pk}/payments",
+        {"applies_to": "fine", "amount": amount, "paid_on": today, "offence_id": offence},
+    )
+    assert 400 <= paid.status_code < 500
+    assert "amount" in paid.content.decode()
+
+
 def test_the_openapi_document_lists_the_enforcement_paths(client):
     paths = client.get("/api/openapi.json").json()["paths"]
     assert {

@@ -53,6 +53,11 @@ def day_on_record(
     return value
 
 
+MAX_AMOUNT = Decimal("10000000000")
+"""Amounts are kept to the cent in twelve digits; a figure past them (1e30) is refused as bad
+input rather than failing in the database."""
+
+
 def positive_amount(field: str, value, citation: str | None = None) -> Decimal:
     try:
         amount = Decimal(str(value))
@@ -60,6 +65,8 @@ def positive_amount(field: str, value, citation: str | None = None) -> Decimal:
         raise InputError(field, value, "is not a dollar amount", citation) from None
     if not amount.is_finite() or amount <= 0:
         raise InputError(field, value, "must be more than $0", citation)
+    if amount >= MAX_AMOUNT:
+        raise InputError(field, value, f"must be less than ${MAX_AMOUNT:,}", citation)
     if amount != amount.quantize(Decimal("0.01")):
         raise InputError(field, value, "has more than two decimal places", citation)
     return amount
