@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.conf import settings
-from django.core.mail import EmailMessage
 from django.db import transaction
 
 from outfall.compliance.lifecycle import discharge_permit as machine
@@ -19,6 +17,7 @@ from outfall.web.apps.idde.models import DischargePermit
 from outfall.web.apps.idde.selectors.discharge_permits import discharge_permit_evaluation
 from outfall.web.apps.kit.documents import file_pdf, pdf_of
 from outfall.web.apps.kit.locks import lock_row
+from outfall.web.apps.kit.mail import mail_on_commit
 from outfall.web.apps.kit.snapshots import determination_snapshot
 
 SECTION = machine.SECTION
@@ -32,15 +31,6 @@ def next_number(model, prefix: str, year: int) -> str:
         (int(n.rsplit("-", 1)[1]) for n in taken if n.rsplit("-", 1)[1].isdigit()), default=0
     )
     return f"{stem}{highest + 1:04d}"
-
-
-def mail_on_commit(subject: str, body: str, to: list[str]) -> None:
-    """Queue one e-mail for after the commit; a rolled-back write sends nothing."""
-    recipients = [t for t in to if t]
-    if recipients:
-        transaction.on_commit(
-            lambda: EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, recipients).send()
-        )
 
 
 def _facts(permit: DischargePermit, **dates) -> machine.DischargePermitFacts:

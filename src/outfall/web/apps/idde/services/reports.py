@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.files.base import ContentFile
-from django.core.mail import send_mail
 from django.core.validators import URLValidator, validate_email
 from django.db import transaction
 from django.urls import reverse
@@ -34,6 +33,7 @@ from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.idde.models import Open311Client, Report, ReportSettings
 from outfall.web.apps.kit.images import image_size_checked
 from outfall.web.apps.kit.locks import lock_row
+from outfall.web.apps.kit.mail import mail_on_commit
 
 APPLICABILITY = "§ 267-3"
 ADMINISTRATION = "§ 267-5"
@@ -418,6 +418,4 @@ def _mail_status_change(report: Report) -> None:
 
 
 def _mail_reporter(report: Report, subject: str, body: str) -> None:
-    to = [report.contact_email] if report.contact_email else []
-    if to:
-        transaction.on_commit(lambda: send_mail(subject, body, None, to))
+    mail_on_commit(subject, body, [report.contact_email])

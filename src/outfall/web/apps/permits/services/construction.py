@@ -14,11 +14,10 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from decimal import Decimal
 
 from django.conf import settings
-from django.core.mail import send_mail
 from django.db import transaction
 from django.utils import timezone
 
@@ -32,6 +31,7 @@ from outfall.web.apps.core.models import Membership
 from outfall.web.apps.core.roles import Role
 from outfall.web.apps.kit.images import image_size_checked
 from outfall.web.apps.kit.locks import lock_row
+from outfall.web.apps.kit.mail import mail_on_commit
 from outfall.web.apps.permits.documents import document_generate
 from outfall.web.apps.permits.facts import permit_clock_for, permit_facts
 from outfall.web.apps.permits.models import (
@@ -97,13 +97,6 @@ def _audit(application, *, actor, action, section, summary, obj, changes=None, p
 def _refuse(name: str, application: Application, reasons: Sequence[Reason]) -> None:
     if reasons:
         raise TransitionNotAllowed(name, application.state, list(reasons))
-
-
-def _notify(subject: str, body: str, recipients: Iterable[str]) -> None:
-    """Send an e-mail once the transaction commits (never for a write that rolled back)."""
-    to = sorted({r for r in recipients if r})
-    if to:
-        transaction.on_commit(lambda: send_mail(subject, body, None, to))
 
 
 def _applicant_email(application: Application) -> list[str]:
@@ -381,7 +374,7 @@ def surety_release(
             changes={"kind": kind, "amount": amount, "held": [held, held - amount]},
             public=True,
         )
-        _notify(
+        mail_on_commit(
             f"{application.number}: surety release",
             f"The Planning Board released ${amount:,.2f} of the surety for {application.title} "
             f"on {released_on.isoformat()} (§ 267-21). ${held - amount:,.2f} is still held.",
@@ -625,7 +618,7 @@ def inspection_record(
         )
         if deficiencies or passed is False:
             lines = [f"- {d} (correct by {c.isoformat()})" for d, c in deficiencies]
-            _notify(
+            mail_on_commit(
                 f"{application.number}: {inspection.get_stage_display().lower()} findings",
                 f"The {inspection.get_stage_display().lower()} of {application.title} on "
                 f"{done_on.isoformat()} was {verdict} ({citation}).\n" + "\n".join(lines),
@@ -714,7 +707,7 @@ def change_notice_submit(
             obj=notice,
             public=True,
         )
-        _notify(
+        mail_on_commit(
             f"{application.number}: change notice",
             f"The permittee of {application.title} notified a change planned for "
             f"{planned_for.isoformat()} (§ 267-18H):\n{description}",
@@ -759,7 +752,7 @@ def change_notice_decide(
             changes={"significant": [None, significant]},
             public=True,
         )
-        _notify(
+        mail_on_commit(
             f"{application.number}: your change notice",
             f"The Planning Board found the change notified on {notice.submitted_on.isoformat()} "
             f"{outcome} (§ 267-18H)."
@@ -892,7 +885,7 @@ def as_built_submit(
             changes={"sha256": upload.sha256},
             public=True,
         )
-        _notify(
+        mail_on_commit(
             f"{application.number}: as-built drawings received",
             f"As-built drawings for {application.title} were received on "
             f"{received_on.isoformat()} for review (§ 267-18I).",
@@ -922,7 +915,7 @@ def as_built_review(as_built: AsBuilt, *, accepted: bool, actor, note: str = "")
             changes={"accepted": [None, accepted]},
             public=True,
         )
-        _notify(
+        mail_on_commit(
             f"{application.number}: as-built drawings {verdict}",
             f"The as-built drawings received on {as_built.received_on.isoformat()} were "
             f"{verdict} (§ 267-18I)." + (f"\n{note}" if note else ""),
@@ -1042,7 +1035,7 @@ def certificate_issue(application: Application, *, issued_on: dt.date, actor) ->
             obj=certificate,
             public=True,
         )
-        _notify(
+        mail_on_commit(
             f"{application.number}: certificate of completion",
             f"The Planning Board issued the certificate of completion for {application.title} "
             f"on {issued_on.isoformat()} (§ 267-24). The O&M plan stays in force (§ 267-20).",

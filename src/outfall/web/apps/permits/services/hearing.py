@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime as dt
 
 from django.contrib.auth import get_user_model
-from django.core.mail import send_mail
 from django.db import transaction
 from django.utils import timezone
 
@@ -18,6 +17,7 @@ from outfall.kernel.errors import InputError
 from outfall.law import s267_18_procedure, s267_23_waivers
 from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.core.roles import Role
+from outfall.web.apps.kit.mail import mail_on_commit
 from outfall.web.apps.permits.documents import document_generate
 from outfall.web.apps.permits.facts import permit_clock_for
 from outfall.web.apps.permits.models import (
@@ -82,12 +82,6 @@ def _decision_of(application: Application) -> Decision:
     if decision is None:
         raise InputError("decision", None, "the Board's decision is not recorded yet", ACTIONS)
     return decision
-
-
-def _mail_on_commit(subject: str, body: str, recipients: list[str]) -> None:
-    wanted = sorted({r for r in recipients if r})
-    if wanted:
-        transaction.on_commit(lambda: send_mail(subject, body, None, wanted))
 
 
 def _clerk_emails(application: Application) -> list[str]:
@@ -172,7 +166,7 @@ def hearing_schedule(
                 "notices_voided": voided,
             },
         )
-        _mail_on_commit(
+        mail_on_commit(
             f"{application.number}: public hearing scheduled",
             f"The Planning Board will hear {application.title} ({application.site_address}) on "
             f"{when} at {hearing.location} ({HEARING}).",
@@ -633,7 +627,7 @@ def decision_record(
             summary=f"Board decision of {_iso(voted_on)}: {decision.get_kind_display()}",
             extra={"decision": kind.value, "votes": [votes_for, votes_against]},
         )
-        _mail_on_commit(
+        mail_on_commit(
             f"{application.number}: decision of the Planning Board",
             f"On {_iso(voted_on)} the Board voted: {decision.get_kind_display()} ({citation}). "
             "The written decision will be filed with the Town Clerk.",
@@ -715,7 +709,7 @@ def decision_file_with_town_clerk(
             changes={"filed_with_town_clerk_on": [None, filed_on]},
             public=True,
         )
-        _mail_on_commit(
+        mail_on_commit(
             f"{application.number}: decision filed with the Town Clerk",
             f"The Board's written decision was filed with the Town Clerk on {_iso(filed_on)}.",
             [application.applicant.email],
@@ -764,7 +758,7 @@ def permit_issue(application: Application, *, issued_on: dt.date, number: str, a
             context=_decision_context(application, decision, permit),
             public=True,
         )
-        _mail_on_commit(
+        mail_on_commit(
             f"{application.number}: stormwater management permit {number} issued",
             f"Permit {number} was issued on {_iso(issued_on)} for {application.site_address}.",
             [application.applicant.email],
@@ -821,7 +815,7 @@ def constructive_approval_certify(
             ),
             application=application,
         )
-        _mail_on_commit(
+        mail_on_commit(
             f"{application.number}: approved by the Board's failure to act",
             f"The Town Clerk certified on {_iso(certified_on)} that the time for final action "
             f"ended on {_iso(missed)} without it; the Board must issue the permit ({INACTION}).",

@@ -18,6 +18,7 @@ from django.db import transaction
 from outfall.kernel.errors import InputError
 from outfall.law import s267_20_om_plan
 from outfall.web.apps.kit.locks import lock_row
+from outfall.web.apps.kit.mail import mail_on_commit
 from outfall.web.apps.permits.models import (
     Application,
     DeterminationRecord,
@@ -31,7 +32,6 @@ from outfall.web.apps.permits.selectors.om import OM_STEPS, parties_by_law_role
 from outfall.web.apps.permits.services.construction import (
     _audit,
     _clerk_emails,
-    _notify,
 )
 
 
@@ -291,7 +291,7 @@ def om_report_submit(
             changes={"next_due": [before, obligation.next_due], "satisfactory": satisfactory},
         )
         if not satisfactory:
-            _notify(
+            mail_on_commit(
                 f"{application.number}: unsatisfactory O&M report",
                 f"{obligation.task} ({obligation.component}) at {application.site_address} was "
                 f"reported not satisfactory on {performed_on.isoformat()} (§ 267-20A):\n"
