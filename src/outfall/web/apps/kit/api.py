@@ -47,6 +47,11 @@ def user_of(request):
     return request.auth
 
 
+MAX_OFFSET = 10_000_000
+"""No list holds this many rows; a larger offset (2^63 overflows the database's integer) is
+refused as bad input."""
+
+
 def page_check(
     limit: int, offset: int, *, most: int = 200, offset_why: str = "must not be negative"
 ) -> None:
@@ -56,6 +61,8 @@ def page_check(
         raise InputError("limit", limit, f"must be between 1 and {most}")
     if offset < 0:
         raise InputError("offset", offset, offset_why)
+    if offset > MAX_OFFSET:
+        raise InputError("offset", offset, f"must be at most {MAX_OFFSET:,}")
 
 
 def page(
