@@ -53,10 +53,10 @@ from outfall.web.apps.permits.selectors.construction import (
     SURETY_FORM_IDS,
     certificate_readiness,
     inspection_allowed,
-    step_require,
     surety_full_release_readiness,
     surety_held,
 )
+from outfall.web.apps.permits.services.steps import locked_for_step
 from outfall.web.apps.permits.services.transitions import application_transition
 
 STAGE_CITATIONS = {
@@ -177,8 +177,7 @@ def condition_add(application: Application, *, text: str, actor) -> Preconstruct
     if not text.strip():
         raise InputError("text", text, "a condition needs its wording", "§ 267-18F(2)")
     with transaction.atomic():
-        application = lock_row(application)
-        step_require(application, "condition_add")
+        application = locked_for_step(application, "condition_add")
         condition = PreconstructionCondition.objects.create(application=application, text=text)
         _audit(
             application,
@@ -197,8 +196,7 @@ def condition_mark_met(
 ) -> PreconstructionCondition:
     """Record the date a pre-construction condition was met."""
     with transaction.atomic():
-        application = lock_row(condition.application)
-        step_require(application, "condition_met")
+        application = locked_for_step(condition.application, "condition_met")
         condition = lock_row(condition)
         if condition.met_on is not None:
             raise InputError(
@@ -243,8 +241,7 @@ def surety_post(
     if amount is None or amount <= 0:
         raise InputError("amount", amount, "the security must be a positive amount", "§ 267-21")
     with transaction.atomic():
-        application = lock_row(application)
-        step_require(application, "surety_post")
+        application = locked_for_step(application, "surety_post")
         if Surety.objects.filter(application=application).exists():
             raise InputError("form", form, "a surety is already on file for this permit")
         surety = Surety.objects.create(
@@ -271,8 +268,7 @@ def surety_post(
 def surety_counsel_approve(application: Application, *, approved_on: dt.date, actor) -> Surety:
     """Record Town Counsel's approval of the form of the security (§ 267-21)."""
     with transaction.atomic():
-        application = lock_row(application)
-        step_require(application, "surety_counsel")
+        application = locked_for_step(application, "surety_counsel")
         surety = Surety.objects.select_for_update().filter(application=application).first()
         if surety is None:
             raise InputError("approved_on", approved_on.isoformat(), "no surety is posted yet")
@@ -310,8 +306,7 @@ def surety_release(
     final inspection report is in and the certificate issued (§ 267-21); file the letter PDF.
     """
     with transaction.atomic():
-        application = lock_row(application)
-        step_require(application, "surety_release")
+        application = locked_for_step(application, "surety_release")
         surety = Surety.objects.select_for_update().filter(application=application).first()
         if surety is None:
             raise InputError("kind", kind, "no surety is posted", "§ 267-21")
@@ -391,8 +386,7 @@ def construction_start(application: Application, *, started_on: dt.date, actor) 
     surety posted when required and its form approved, every pre-construction condition met.
     """
     with transaction.atomic():
-        application = lock_row(application)
-        step_require(application, "construction_start")
+        application = locked_for_step(application, "construction_start")
         reasons = list(
             lifecycle.blockers("start_construction", application.state, permit_facts(application))
         )
@@ -426,8 +420,7 @@ def construction_complete(application: Application, *, completed_on: dt.date, ac
     for the as-built drawings (§ 267-18I); every inspection before the final must be done.
     """
     with transaction.atomic():
-        application = lock_row(application)
-        step_require(application, "construction_complete")
+        application = locked_for_step(application, "construction_complete")
         _not_before(
             "completed_on",
             completed_on,
@@ -542,8 +535,7 @@ def inspection_record(
         _not_before("correct_by", correct_by, done_on, "the inspection", citation)
     images = [(f, *_check_image(f)) for f in photos]
     with transaction.atomic():
-        application = lock_row(application)
-        step_require(application, "inspection_record")
+        application = locked_for_step(application, "inspection_record")
         if application.state not in INSPECTION_STATES[stage]:
             raise TransitionNotAllowed(
                 "inspection_record",
@@ -632,8 +624,7 @@ def deficiency_mark_corrected(
 ) -> Deficiency:
     """Record the date an inspection deficiency was corrected."""
     with transaction.atomic():
-        application = lock_row(deficiency.inspection.application)
-        step_require(application, "deficiency_correct")
+        application = locked_for_step(deficiency.inspection.application, "deficiency_correct")
         deficiency = lock_row(deficiency)
         if deficiency.corrected_on is not None:
             raise InputError(
@@ -689,8 +680,7 @@ def change_notice_submit(
             "§ 267-18H",
         )
     with transaction.atomic():
-        application = lock_row(application)
-        step_require(application, "change_submit")
+        application = locked_for_step(application, "change_submit")
         notice = ChangeNotice.objects.create(
             application=application,
             description=description,
@@ -723,8 +713,7 @@ def change_notice_decide(
     an amended application and a public hearing (§ 267-18H).
     """
     with transaction.atomic():
-        application = lock_row(notice.application)
-        step_require(application, "change_decide")
+        application = locked_for_step(notice.application, "change_decide")
         notice = lock_row(notice)
         if notice.significant is not None:
             raise InputError("significant", significant, "this notice is already decided")
@@ -783,8 +772,7 @@ def change_notice_record_amendment(
             "§ 267-18H",
         )
     with transaction.atomic():
-        application = lock_row(notice.application)
-        step_require(application, "change_amendment")
+        application = locked_for_step(notice.application, "change_amendment")
         notice = lock_row(notice)
         if not notice.significant:
             raise InputError(
@@ -862,8 +850,7 @@ def as_built_submit(
     content, content_type = _check_pdf(file)
     received_on = received_on or timezone.localdate()
     with transaction.atomic():
-        application = lock_row(application)
-        step_require(application, "as_built_submit")
+        application = locked_for_step(application, "as_built_submit")
         upload = _store_upload(
             application, file, content, content_type, kind=Upload.Kind.AS_BUILT, actor=actor
         )
@@ -897,8 +884,7 @@ def as_built_submit(
 def as_built_review(as_built: AsBuilt, *, accepted: bool, actor, note: str = "") -> AsBuilt:
     """The reviewer accepts the as-built drawings, or returns them with a note."""
     with transaction.atomic():
-        application = lock_row(as_built.application)
-        step_require(application, "as_built_review")
+        application = locked_for_step(as_built.application, "as_built_review")
         as_built = lock_row(as_built)
         if as_built.accepted is not None:
             raise InputError("accepted", accepted, "these drawings are already reviewed")
@@ -930,8 +916,7 @@ def easement_add(application: Application, *, purpose: str, location: str, actor
         if not value.strip():
             raise InputError(field, value, f"an easement needs its {field}", "§ 267-20B")
     with transaction.atomic():
-        application = lock_row(application)
-        step_require(application, "easement_add")
+        application = locked_for_step(application, "easement_add")
         easement = Easement.objects.create(
             application=application, purpose=purpose, location=location
         )
@@ -957,8 +942,7 @@ def easement_record(
                 field, value, f"the Registry of Deeds {field} is required", "§ 267-20B"
             )
     with transaction.atomic():
-        application = lock_row(easement.application)
-        step_require(application, "easement_record")
+        application = locked_for_step(easement.application, "easement_record")
         easement = lock_row(easement)
         if easement.recorded_on is not None:
             raise InputError(
@@ -988,8 +972,7 @@ def certificate_issue(application: Application, *, issued_on: dt.date, actor) ->
     with every unmet prerequisite; the certificate PDF is filed as a public record.
     """
     with transaction.atomic():
-        application = lock_row(application)
-        step_require(application, "certificate_issue")
+        application = locked_for_step(application, "certificate_issue")
         readiness = certificate_readiness(application)
         unmet = readiness.details.get("unmet", [])
         _refuse(
@@ -1047,8 +1030,7 @@ def certificate_issue(application: Application, *, issued_on: dt.date, actor) ->
 def file_close(application: Application, *, closed_on: dt.date, actor) -> Application:
     """Close the permit file (lifecycle `close_file`); the O&M obligations go on (§ 267-20)."""
     with transaction.atomic():
-        application = lock_row(application)
-        step_require(application, "file_close")
+        application = locked_for_step(application, "file_close")
         certificate = Certificate.objects.filter(application=application).first()
         if certificate is not None:
             _not_before(

@@ -27,16 +27,12 @@ from outfall.web.apps.permits.models import (
     OMReport,
     ResponsibleParty,
 )
-from outfall.web.apps.permits.selectors.construction import step_require
 from outfall.web.apps.permits.selectors.om import OM_STEPS, parties_by_law_role
 from outfall.web.apps.permits.services.construction import (
     _audit,
     _clerk_emails,
 )
-
-
-def _require(application: Application, key: str) -> None:
-    step_require(application, key, steps=OM_STEPS)
+from outfall.web.apps.permits.services.steps import locked_for_step
 
 
 def _required_text(**values: str) -> None:
@@ -76,8 +72,7 @@ def responsible_party_add(
             "§ 267-20C",
         )
     with transaction.atomic():
-        application = lock_row(application)
-        _require(application, "party_add")
+        application = locked_for_step(application, "party_add", steps=OM_STEPS)
         party = ResponsibleParty.objects.create(
             application=application,
             name=name,
@@ -112,8 +107,7 @@ def ownership_change_record(
     """
     _required_text(new_name=new_name, new_address=new_address)
     with transaction.atomic():
-        application = lock_row(old.application)
-        _require(application, "ownership_change")
+        application = locked_for_step(old.application, "ownership_change", steps=OM_STEPS)
         old = lock_row(old)
         if old.until is not None:
             raise InputError(
@@ -171,8 +165,7 @@ def om_amendment_record(
     _required_text(description=description)
     signers = [s.strip() for s in signers if s.strip()]
     with transaction.atomic():
-        application = lock_row(application)
-        _require(application, "amendment_add")
+        application = locked_for_step(application, "amendment_add", steps=OM_STEPS)
         det = s267_20_om_plan.om_amendment_valid(
             signers,
             parties_by_law_role(application, agreed_on),
@@ -222,8 +215,7 @@ def om_obligation_add(
     if every_months is None or every_months < 1:
         raise InputError("every_months", every_months, "a recurring task repeats every 1+ months")
     with transaction.atomic():
-        application = lock_row(application)
-        _require(application, "obligation_add")
+        application = locked_for_step(application, "obligation_add", steps=OM_STEPS)
         obligation = OMObligation.objects.create(
             application=application,
             component=component,
@@ -256,8 +248,7 @@ def om_report_submit(
     """
     _required_text(findings=findings)
     with transaction.atomic():
-        application = lock_row(obligation.application)
-        _require(application, "report_add")
+        application = locked_for_step(obligation.application, "report_add", steps=OM_STEPS)
         obligation = lock_row(obligation)
         if not obligation.active:
             raise InputError("obligation", obligation.task, "this task is no longer scheduled")
