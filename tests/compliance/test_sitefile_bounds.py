@@ -73,3 +73,24 @@ def test_the_command_line_refuses_the_bomb_with_one_line_and_exit_2(tmp_path):
     )
     assert result.returncode == 2
     assert "anchors and aliases" in result.stderr + result.stdout
+
+
+def test_a_misspelt_key_is_refused_naming_its_path_and_the_key_meant():
+    text = EXAMPLE.replace("  luhppl:", "  luhpl:", 1)
+    assert text != EXAMPLE
+    with pytest.raises(SiteFileError) as refused:
+        parse_site(text, source="site.yaml")
+    assert refused.value.field == "project.luhpl"
+    assert "did you mean 'luhppl'" in refused.value.why
+
+
+def test_a_key_given_twice_is_refused_in_yaml_and_in_json():
+    with pytest.raises(SiteFileError, match="appears twice"):
+        parse_site(EXAMPLE + "\nname: Another name\n", source="site.yaml")
+    with pytest.raises(SiteFileError, match="appears twice"):
+        parse_site('{"name": "a", "name": "b"}', source="site.json")
+
+
+def test_the_site_keeps_the_file_as_loaded():
+    site = parse_site(EXAMPLE, source="maple.yaml")
+    assert type(site.raw) is dict and site.raw["name"] == site.name

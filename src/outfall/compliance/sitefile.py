@@ -8,7 +8,9 @@ The format is documented in docs/site-file.md.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import difflib
 import json
 import math
 from dataclasses import dataclass, field
@@ -44,7 +46,29 @@ def _check_shape(text: str, loader) -> None:
     (a "billion laughs" file expands a few lines into billions of nodes), nesting deeper than
     MAX_DEPTH and more than MAX_NODES nodes."""
     depth = nodes = 0
+    mappings: list[list | None] = []  # per open collection: [keys seen, expecting a key] or None
+
+    def node_done() -> None:
+        if mappings and mappings[-1] is not None:
+            mappings[-1][1] = not mappings[-1][1]
+
     for event in yaml.parse(text, Loader=loader):
+        if isinstance(event, yaml.ScalarEvent):
+            top = mappings[-1] if mappings else None
+            if top is not None and top[1]:
+                if event.value in top[0]:
+                    raise SiteFileTooComplex(
+                        f"the key {event.value!r} appears twice in one mapping", event.start_mark
+                    )
+                top[0].add(event.value)
+            node_done()
+        elif isinstance(event, yaml.MappingStartEvent):
+            mappings.append([set(), True])
+        elif isinstance(event, yaml.SequenceStartEvent):
+            mappings.append(None)
+        elif isinstance(event, yaml.CollectionEndEvent):
+            mappings.pop()
+            node_done()
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
             raise SiteFileTooComplex(
                 "anchors and aliases (& and *) are not allowed in a site file; write each value "
@@ -298,7 +322,11 @@ def parse_site(text: str, source: str = "site") -> SiteFile:
             source, f"{len(text)} characters", f"longer than {MAX_SITE_FILE_CHARS} characters"
         )
     try:
-        data = json.loads(text) if source.endswith(".json") else _load_yaml(text)
+        data = (
+            json.loads(text, object_pairs_hook=_no_duplicate_keys)
+            if source.endswith(".json")
+            else _load_yaml(text)
+        )
     except RecursionError:
         raise SiteFileError(source, "(file)", f"nested deeper than {MAX_DEPTH} levels") from None
     except json.JSONDecodeError as exc:
@@ -309,7 +337,89 @@ def parse_site(text: str, source: str = "site") -> SiteFile:
         raise SiteFileError(source, "(file)", f"not valid YAML: {_yaml_problem(exc)}") from None
     if not isinstance(data, dict):
         raise SiteFileError(source, type(data).__name__, "the site file must be a mapping")
-    return site_from_dict(data)
+    tracked = _Tracked.wrap(data, "")
+    site = site_from_dict(tracked)
+    _refuse_unknown_keys(tracked)
+    return dataclasses.replace(site, raw=data)
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict:
+    keys = [k for k, _ in pairs]
+    twice = next((k for k in keys if keys.count(k) > 1), None)
+    if twice is not None:
+        raise json.JSONDecodeError(f"the key {twice!r} appears twice in one object", "", 0)
+    return dict(pairs)
+
+
+class _Tracked(dict):
+    """A mapping of the site file that remembers which keys the validation asked for, so a key
+    it never asked for — a misspelt `area_acres` — is refused instead of silently ignored."""
+
+    def __init__(self, data: dict, path: str):
+        super().__init__(data)
+        self.path = path
+        self.asked: set = set()
+
+    @classmethod
+    def wrap(cls, value: Any, path: str) -> Any:
+        if isinstance(value, dict):
+            return cls(
+                {k: cls.wrap(v, f"{path}.{k}" if path else str(k)) for k, v in value.items()},
+                path,
+            )
+        if isinstance(value, list):
+            return [cls.wrap(v, f"{path}[{i}]") for i, v in enumerate(value)]
+        return value
+
+    def get(self, key, default=None):
+        self.asked.add(key)
+        return super().get(key, default)
+
+    def __getitem__(self, key):
+        self.asked.add(key)
+        return super().__getitem__(key)
+
+    def __contains__(self, key):
+        self.asked.add(key)
+        return super().__contains__(key)
+
+    def _all_asked(self) -> None:
+        self.asked.update(dict.keys(self))
+
+    def __iter__(self):
+        self._all_asked()
+        return super().__iter__()
+
+    def keys(self):
+        self._all_asked()
+        return super().keys()
+
+    def items(self):
+        self._all_asked()
+        return super().items()
+
+    def values(self):
+        self._all_asked()
+        return super().values()
+
+
+def _refuse_unknown_keys(value: Any) -> None:
+    """The first key the validation never asked for, named with its path and the nearest key it
+    did ask for."""
+    if isinstance(value, _Tracked):
+        for key in dict.keys(value):
+            if key not in value.asked:
+                path = f"{value.path}.{key}" if value.path else str(key)
+                near = difflib.get_close_matches(str(key), [str(k) for k in value.asked], n=1)
+                hint = f"; did you mean {near[0]!r}?" if near else ""
+                raise SiteFileError(
+                    path, dict.__getitem__(value, key), f"is not a field here{hint}"
+                )
+        for child in dict.values(value):
+            _refuse_unknown_keys(child)
+    elif isinstance(value, list):
+        for child in value:
+            _refuse_unknown_keys(child)
 
 
 def _yaml_problem(exc: yaml.YAMLError) -> str:
@@ -356,7 +466,7 @@ def _reject_non_finite(value: Any, path: str) -> None:
     if isinstance(value, float) and not math.isfinite(value):
         raise _fail(path or "site", value, "must be a finite number")
     if isinstance(value, dict):
-        for key, item in value.items():
+        for key, item in dict.items(value):  # a look at every value, not a use of its key
             _reject_non_finite(item, f"{path}.{key}" if path else str(key))
     elif isinstance(value, list):
         for i, item in enumerate(value):
