@@ -296,7 +296,9 @@ def test_the_schedule_form_shows_the_laws_deadlines_with_the_raw_and_the_moved_d
         f"/permits/{application.pk}/hearing/schedule/",
         {"scheduled_date": "2026-03-24", "scheduled_time": "19:00", "location": "Hall"},
     ).content.decode()
-    assert "Hearing notice must be given" in page and "2026-03-17" in page and "LATE HEARING" in page
+    assert (
+        "Hearing notice must be given" in page and "2026-03-17" in page and "LATE HEARING" in page
+    )
 
 
 def test_a_hearing_date_before_completeness_is_a_form_error_naming_date_value_and_section(
