@@ -41,6 +41,7 @@ from outfall.web.apps.assets.screening import (
 )
 from outfall.web.apps.assets.selectors import SCREENED_KINDS, setting_get, threshold_map
 from outfall.web.apps.audit.services import audit_record
+from outfall.web.apps.kit.locks import lock_row
 
 INVENTORY = "§ 267-5"
 SCREENING = "§ 267-1"
@@ -134,7 +135,7 @@ def asset_update(asset: Asset, *, actor, **values) -> Asset:
     """Change a structure; a change of condition is its own event in the history."""
     policy.require(actor, "asset.edit", asset)
     with transaction.atomic():
-        asset = Asset.objects.select_for_update().get(pk=asset.pk)
+        asset = lock_row(asset)
         merged = {k: getattr(asset, k) for k in ASSET_FIELDS}
         merged.update(values)
         _check_asset(asset.town, merged, asset)
@@ -462,7 +463,7 @@ def sample_add(
     threshold = threshold_map(asset.town).get(parameter)
     over = exceeds(value, unit, threshold)
     with transaction.atomic():
-        visit = ScreeningVisit.objects.select_for_update().get(pk=visit.pk)
+        visit = lock_row(visit)
         sample = SampleResult.objects.create(
             visit=visit,
             parameter=parameter,
@@ -536,7 +537,7 @@ def catchment_open(
     if not reason:
         raise InputError("reason", reason, "is required: why the catchment is investigated")
     with transaction.atomic():
-        Asset.objects.select_for_update().get(pk=outfall.pk)
+        lock_row(outfall)
         already = CatchmentInvestigation.objects.filter(outfall=outfall, closed_on=None).first()
         if already is not None:
             raise InputError(
@@ -571,7 +572,7 @@ def catchment_open(
 
 
 def _locked_open(ci: CatchmentInvestigation) -> CatchmentInvestigation:
-    ci = CatchmentInvestigation.objects.select_for_update().select_related("outfall").get(pk=ci.pk)
+    ci = lock_row(ci, "outfall")
     if ci.closed_on is not None:
         raise InputError("investigation", ci.number, f"was closed on {ci.closed_on.isoformat()}")
     return ci
