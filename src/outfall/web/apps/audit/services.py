@@ -7,7 +7,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from outfall.web.apps.audit.chain import chain_link
 from outfall.web.apps.audit.models import AuditEvent
+from outfall.web.apps.core.models import Town
 
 
 def audit_record(
@@ -29,7 +31,7 @@ def audit_record(
     if actor is not None and getattr(actor, "is_authenticated", False):
         label = actor.get_full_name() or actor.get_username()
     case = case or obj
-    return AuditEvent.objects.create(
+    event = AuditEvent(
         town=town,
         actor=actor if getattr(actor, "is_authenticated", False) else None,
         actor_label=label,
@@ -44,6 +46,17 @@ def audit_record(
         changes=_jsonable(changes or {}),
         public=public,
     )
+    # One writer at a time per town's chain: the town's row is locked until this commits.
+    list(Town.objects.select_for_update().filter(pk=event.town_id).values_list("pk", flat=True))
+    previous = (
+        AuditEvent.objects.filter(town_id=event.town_id, seq__isnull=False)
+        .order_by("-seq")
+        .only("seq", "row_hash")
+        .first()
+    )
+    chain_link(event, previous)
+    event.save(force_insert=True)
+    return event
 
 
 def _jsonable(value: Any) -> Any:

@@ -1,0 +1,102 @@
+"""The audit record is tamper-evident: each town's rows form a hash chain, and verifying it names
+the first row whose content was changed, that was removed, or that was slipped in out of order —
+where today an edited summary or a deleted first event went unnoticed."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.db import transaction
+
+from outfall.web.apps.audit.models import AuditEvent
+from outfall.web.apps.audit.selectors import audit_chain_verify
+from outfall.web.apps.audit.services import audit_record
+
+pytestmark = pytest.mark.django_db
+
+
+def write(town, actor, n: int, what: str = "step"):
+    rows = []
+    for i in range(n):
+        with transaction.atomic():
+            rows.append(
+                audit_record(
+                    actor=actor,
+                    town=town,
+                    action=f"{what}.{i}",
+                    section="§ 267-18E",
+                    summary=f"{what} {i}",
+                    obj=town,
+                    changes={"n": i, "dates": ["2026-03-02"], "amount": "500.00"},
+                )
+            )
+    return rows
+
+
+def test_each_towns_rows_are_chained_from_the_first(norfolk, exampleton, people):
+    first, second = write(norfolk, people["clerk"], 2)
+    (other,) = write(exampleton, people["clerk"], 1)
+    assert (first.seq, second.seq, other.seq) == (1, 2, 1)
+    assert first.prev_hash == "" and second.prev_hash == first.row_hash
+    assert audit_chain_verify(norfolk).ok and audit_chain_verify(exampleton).ok
+
+
+def test_a_summary_edited_in_the_database_is_named(norfolk, people):
+    rows = write(norfolk, people["clerk"], 3)
+    AuditEvent.objects.filter(pk=rows[1].pk).update(summary="Disapproved (TAMPERED)")
+    check = audit_chain_verify(norfolk)
+    assert not check.ok and check.row_id == rows[1].pk
+    assert "content was changed" in check.problem
+
+
+def test_a_deleted_first_event_is_named(norfolk, people):
+    rows = write(norfolk, people["clerk"], 3)
+    AuditEvent.objects.filter(pk=rows[0].pk).delete()
+    check = audit_chain_verify(norfolk)
+    assert not check.ok and check.row_id == rows[1].pk
+    assert "removed" in check.problem
+
+
+def test_a_row_inserted_out_of_order_is_named(norfolk, people):
+    rows = write(norfolk, people["clerk"], 2)
+    forged = AuditEvent.objects.get(pk=rows[1].pk)
+    forged.pk = None
+    forged.seq = 3
+    forged.summary = "Approved"
+    forged.prev_hash = "0" * 64
+    forged.save()
+    check = audit_chain_verify(norfolk)
+    assert not check.ok and check.row_id == forged.pk
+
+
+def test_the_command_says_which_chain_holds_and_fails_on_a_broken_one(norfolk, exampleton, people):
+    rows = write(norfolk, people["clerk"], 2)
+    write(exampleton, people["clerk"], 1)
+    out = io.StringIO()
+    call_command("verify_audit", stdout=out)
+    assert "2 audit row(s), the chain holds" in out.getvalue()
+    AuditEvent.objects.filter(pk=rows[0].pk).update(section="§ 267-18G")
+    out = io.StringIO()
+    with pytest.raises(CommandError, match="1 town"):
+        call_command("verify_audit", stdout=out)
+    assert f"BROKEN after 1 row(s): row {rows[0].pk}" in out.getvalue()
+    call_command("verify_audit", "--town", exampleton.slug, stdout=io.StringIO())
+
+
+def test_the_migration_seals_the_rows_written_before_the_chain(norfolk, people):
+    from importlib import import_module
+
+    from django.apps import apps
+
+    rows = write(norfolk, people["clerk"], 3)
+    AuditEvent.objects.update(seq=None, prev_hash="", row_hash="")
+    import_module("outfall.web.apps.audit.migrations.0002_hash_chain").chain_existing_rows(
+        apps, None
+    )
+    assert audit_chain_verify(norfolk).ok
+    assert list(AuditEvent.objects.order_by("seq").values_list("pk", flat=True)) == [
+        r.pk for r in rows
+    ]
