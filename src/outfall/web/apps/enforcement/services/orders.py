@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.mail import send_mail
 from django.db import transaction
 
 from outfall.compliance.lifecycle.enforcement import (
@@ -34,6 +32,7 @@ from outfall.web.apps.enforcement.services.common import (
 )
 from outfall.web.apps.enforcement.services.transitions import case_transition
 from outfall.web.apps.kit.locks import lock_row
+from outfall.web.apps.kit.mail import mail_on_commit
 from outfall.web.apps.kit.snapshots import determination_snapshot
 
 KINDS = {"notice_of_violation": "issue_notice", "order": "issue_order"}
@@ -272,12 +271,7 @@ def case_escalate(case: EnforcementCase, *, actor, today: dt.date | None = None)
             )
             + f". Next steps: town abatement, penalties or court ({step.section_for(locked.article)})."
         )
-        if recipients:
-            transaction.on_commit(
-                lambda: send_mail(
-                    subject, body, settings.DEFAULT_FROM_EMAIL, recipients, fail_silently=True
-                )
-            )
+        mail_on_commit(subject, body, recipients)
     case.refresh_from_db()
     return True
 
