@@ -48,16 +48,8 @@ def _case(case) -> ClockCase:
 
 
 def _clock(case, key, ref, due, raw_due, citation, explanation, moved, today) -> CaseClock:
-    return _case(case).clock(
-        key,
-        CLOCK_KINDS[key],
-        today=today,
-        due=due,
-        raw_due=raw_due,
-        citation=citation,
-        explanation=explanation,
-        moved_because=moved,
-        ref=ref,
+    return _case(case).dated(
+        CLOCK_KINDS, key, ref, due, raw_due, citation, explanation, moved, today
     )
 
 

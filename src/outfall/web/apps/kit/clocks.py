@@ -197,6 +197,21 @@ class ClockCase:
             record=self.record,
         )
 
+    def dated(self, kinds, key, ref, due, raw_due, citation, explanation, moved, today, state=None):
+        """`clock`, from a source's own record: its kind's label looked up in `kinds`."""
+        return self.clock(
+            key,
+            kinds[key],
+            today=today,
+            due=due,
+            raw_due=raw_due,
+            citation=citation,
+            explanation=explanation,
+            moved_because=moved,
+            ref=ref,
+            state=state,
+        )
+
     def from_law(self, deadline, label: str, *, today: dt.date, **extra) -> CaseClock:
         """A clock from one of the law's LegalDeadlines (raw and moved dates, its section)."""
         return self.clock(

@@ -103,17 +103,9 @@ def _case(application) -> ClockCase:
 
 
 def _clock(application, key, ref, due, raw_due, citation, explanation, moved, today) -> CaseClock:
-    return _case(application).clock(
-        key,
-        CLOCK_KINDS[key],
-        today=today,
-        due=due,
-        raw_due=raw_due,
-        citation=citation,
-        explanation=explanation,
-        moved_because=moved,
-        ref=ref,
-        state=permit_clock_state(key, (due - today).days),
+    state = permit_clock_state(key, (due - today).days)
+    return _case(application).dated(
+        CLOCK_KINDS, key, ref, due, raw_due, citation, explanation, moved, today, state
     )
 
 
