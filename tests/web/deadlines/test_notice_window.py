@@ -30,6 +30,23 @@ def produced(doc, day: dt.date) -> None:
     GeneratedDocument.objects.filter(pk=doc.pk).update(generated_at=on(day, 10))
 
 
+def noticed(complete_case, hearing_for, people, today, *, published, posted):
+    """A case with its hearing on 19 March, the legal notice produced and published on
+    `published` and posted on `posted`."""
+    case = complete_case(state="hearing_scheduled")
+    hearing_for(case, D(2026, 3, 19))
+    today.set(published)
+    produced(hearing_services.hearing_notice_generate(case, actor=people["clerk"]), published)
+    hearing_services.hearing_notice_record(
+        case,
+        newspaper="Country Gazette",
+        published_on=published,
+        posted_on=posted,
+        actor=people["clerk"],
+    )
+    return case
+
+
 @pytest.fixture
 def today(monkeypatch):
     return Clock(monkeypatch)
@@ -90,16 +107,8 @@ def test_once_notice_is_given_the_warning_is_gone(people, complete_case, hearing
 def test_a_notice_published_late_is_marked_late_on_the_public_notices_page(
     client, people, complete_case, hearing_for, today
 ):
-    case = complete_case(state="hearing_scheduled")
-    hearing_for(case, D(2026, 3, 19))
-    today.set(D(2026, 3, 14))
-    produced(hearing_services.hearing_notice_generate(case, actor=people["clerk"]), D(2026, 3, 14))
-    hearing_services.hearing_notice_record(
-        case,
-        newspaper="Country Gazette",
-        published_on=D(2026, 3, 14),
-        posted_on=D(2026, 3, 11),
-        actor=people["clerk"],
+    case = noticed(
+        complete_case, hearing_for, people, today, published=D(2026, 3, 14), posted=D(2026, 3, 11)
     )
     page = client.get(reverse("permits:public_notices")).content.decode()
     assert "Notice given late" in page
@@ -112,16 +121,8 @@ def test_a_notice_published_late_is_marked_late_on_the_public_notices_page(
 
 
 def test_a_notice_given_in_time_is_not_marked(client, people, complete_case, hearing_for, today):
-    case = complete_case(state="hearing_scheduled")
-    hearing_for(case, D(2026, 3, 19))
-    today.set(D(2026, 3, 2))
-    produced(hearing_services.hearing_notice_generate(case, actor=people["clerk"]), D(2026, 3, 2))
-    hearing_services.hearing_notice_record(
-        case,
-        newspaper="Country Gazette",
-        published_on=D(2026, 3, 2),
-        posted_on=D(2026, 3, 2),
-        actor=people["clerk"],
+    case = noticed(
+        complete_case, hearing_for, people, today, published=D(2026, 3, 2), posted=D(2026, 3, 2)
     )
     page = client.get(reverse("permits:public_notices")).content.decode()
     assert case.number in page and "Notice given late" not in page
