@@ -24,8 +24,6 @@ from outfall.web.apps.assets.policy import ACTIONS, can, require
 from outfall.web.apps.assets.screening import DEFAULT_SETTINGS, DRY_WEATHER_HOURS, PARAMETERS
 from outfall.web.apps.kit.steps import step_page
 
-DEFAULT_TILES = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
-DEFAULT_ATTRIBUTION = "© OpenStreetMap contributors"
 SHOWN = 500
 
 
@@ -170,8 +168,8 @@ def asset_map(request):
     form, criteria = _filters(request, town)
     query = urlencode(criteria.as_query()) if criteria is not None else ""
     config = {
-        "tiles": getattr(settings, "OUTFALL_MAP_TILES", DEFAULT_TILES),
-        "attribution": getattr(settings, "OUTFALL_MAP_ATTRIBUTION", DEFAULT_ATTRIBUTION),
+        "tiles": settings.OUTFALL_MAP_TILES,
+        "attribution": settings.OUTFALL_MAP_ATTRIBUTION,
         "center": [town.map_center_lat, town.map_center_lon],
         "assets": reverse("assets:map_assets") + (f"?{query}" if query else ""),
     }

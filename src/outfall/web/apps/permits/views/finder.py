@@ -23,8 +23,6 @@ from outfall.web.apps.permits.selectors.search import (
     application_sites,
 )
 
-DEFAULT_TILES = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
-DEFAULT_ATTRIBUTION = "© OpenStreetMap contributors"
 RESULTS_SHOWN = 200
 
 
@@ -137,8 +135,8 @@ def site_map(request):
     query = urlencode(criteria.as_query()) if criteria is not None else ""
     town = getattr(request, "town", None)
     config = {
-        "tiles": getattr(settings, "OUTFALL_MAP_TILES", DEFAULT_TILES),
-        "attribution": getattr(settings, "OUTFALL_MAP_ATTRIBUTION", DEFAULT_ATTRIBUTION),
+        "tiles": settings.OUTFALL_MAP_TILES,
+        "attribution": settings.OUTFALL_MAP_ATTRIBUTION,
         "center": [town.map_center_lat, town.map_center_lon] if town else [42.1193, -71.325],
         "sites": reverse("permits:map_sites") + (f"?{query}" if query else ""),
     }
