@@ -19,6 +19,7 @@ from tests.browser.support import A11yLedger, Clock, Desk, main_text, make_norfo
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 TABLET = {"width": 820, "height": 1180}  # a 10.9-inch tablet held upright
+PHONE = {"width": 320, "height": 640}  # WCAG 2.1 1.4.10: reflow at 320 CSS pixels
 TODAY = dt.date(2026, 2, 20)
 
 ACTIVE_NAME = """() => {
@@ -51,6 +52,13 @@ FOCUS_RING = """() => {
   };
 }"""
 OVERFLOW = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+# The innermost elements reaching past the right edge, to say what widens a page.
+WIDEST = """() => [...document.querySelectorAll('body *')]
+  .filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+  .filter(e => ![...e.children].some(c => c.getBoundingClientRect().right >
+                                          document.documentElement.clientWidth + 1))
+  .slice(0, 5).map(e => e.tagName.toLowerCase() + '.' + e.className + ': '
+                        + (e.textContent || '').trim().slice(0, 60))"""
 
 
 @pytest.fixture
@@ -121,6 +129,36 @@ def tablet(browser, live_server):
     yield desk
     desk.close()
     assert not ledger.violations, "axe-core found:\n" + ledger.report()
+
+
+@pytest.fixture
+def phone(browser, live_server):
+    desk = Desk(browser, live_server.url, A11yLedger(), viewport=PHONE)
+    yield desk
+    desk.close()
+
+
+@pytest.mark.parametrize(
+    "where", ["case", "/deadlines/", "/permits/public/notices/", "schedule form"]
+)
+def test_on_a_phone_no_page_is_wider_than_320_px_even_for_a_clerk_of_two_towns(phone, world, where):
+    """The demo's clerk works for two towns, one with a long name: the header's town list must
+    shrink to the screen rather than widen the page."""
+    from outfall.web.apps.core.models import Membership, Town
+
+    second = Town.objects.create(slug="exampleton", name="Town of Exampleton (fictional example)")
+    Membership.objects.create(
+        user=world.heard.applicant.__class__.objects.get(username="clerk"),
+        town=second,
+        role="clerk",
+    )
+    paths = {
+        "case": f"/permits/{world.heard.pk}/",
+        "schedule form": f"/permits/{world.heard.pk}/hearing/schedule/",
+    }
+    page = phone.visit("clerk", paths.get(where, where))
+    assert page.locator("h1").count() == 1
+    assert page.evaluate(OVERFLOW) <= 0, (page.url, page.evaluate(WIDEST))
 
 
 def assert_focus_visible(page) -> None:

@@ -138,8 +138,10 @@ def intake_checklist(
     items: list[ChecklistItem] = []
 
     plan = s267_19_plan_contents.plan_completeness(plan_item_entries(a), as_of=as_of, town=town)
-    required = len(s267_19_plan_contents.plan_items(as_of=as_of, town=town).outcome)
-    missing = plan.details["missing"]
+    listed = s267_19_plan_contents.plan_items(as_of=as_of, town=town)
+    required = len(listed.outcome)
+    named = {i["id"]: f"({i['number']}) {i['summary']}" for i in listed.details["items"]}
+    missing = [named.get(m, m) for m in plan.details["missing"]]
     items.append(
         ChecklistItem(
             "plan_items",
@@ -147,7 +149,7 @@ def intake_checklist(
             "§ 267-19A",
             not missing,
             f"{required - len(missing)} of {required} provided or explained"
-            + (f"; missing: {', '.join(missing)}" if missing else ""),
+            + (f"; missing: {'; '.join(missing)}" if missing else ""),
         )
     )
     items.append(
