@@ -303,3 +303,26 @@ def test_a_batch_refuses_a_bad_subcatchment_by_name(areas, cns, tcs, field):
     with pytest.raises(InputError) as err:
         subcatchment_hydrographs(areas, cns, tcs, DesignStorm.of("III", 3.0, 24.0), 0.1)
     assert err.value.field == field
+
+
+@pytest.mark.parametrize("count", [10_000, 100_000])
+def test_a_batch_of_more_distinct_times_of_concentration_than_the_cache_holds(count):
+    """Every Tc distinct, all on one computation step: past the unit-hydrograph cache's size."""
+    tcs = np.linspace(0.8, 1.6, count)
+    storm = DesignStorm.of("III", 3.1, 24.0)
+    runs = subcatchment_hydrographs([1.0] * count, [75.0] * count, tcs, storm, 0.1)
+    assert len(runs) == count
+    for i in (0, count // 2, count - 1):
+        _same_run(runs[i], subcatchment_hydrograph(1.0, 75.0, float(tcs[i]), storm, 0.1))
+
+
+def test_a_small_batch_right_after_a_large_one_reads_what_it_asked_for():
+    """A 4,000-subcatchment batch fills the cache; the next batch's held and new Tc both come
+    back, none trimmed away between computing and reading (the long-running web process)."""
+    storm = DesignStorm.of("III", 3.1, 24.0)
+    big = np.linspace(0.8, 1.6, 4_000)
+    subcatchment_hydrographs([1.0] * len(big), [75.0] * len(big), big, storm, 0.1)
+    small = np.concatenate([big[:150], np.linspace(1.61, 1.9, 150)])
+    runs = subcatchment_hydrographs([1.0] * len(small), [75.0] * len(small), small, storm, 0.1)
+    for i in (0, 149, 150, 299):
+        _same_run(runs[i], subcatchment_hydrograph(1.0, 75.0, float(small[i]), storm, 0.1))

@@ -118,15 +118,26 @@ def _unit_ordinates(tc_hr: float, step_hr: float, prf: float) -> np.ndarray:
 
 
 def _unit_ordinates_many(tcs_hr: list[float], step_hr: float, prf: float) -> list[np.ndarray]:
-    """Ordinates for several Tc on one ΔD; those not yet held are computed in one pass."""
-    missing = list(dict.fromkeys(tc for tc in tcs_hr if (tc, step_hr, prf) not in _ordinates))
+    """Ordinates for several Tc on one ΔD; those not yet held are computed in one pass.
+
+    The answer is assembled from what was found and what was computed, never read back from
+    the cache, which keeps only the newest _ORDINATES_KEPT entries and may already have let
+    some of this call's go (more distinct Tc than it holds, or a large batch just before).
+    """
+    found = {tc: _ordinates.get((tc, step_hr, prf)) for tc in dict.fromkeys(tcs_hr)}
+    missing = [tc for tc, u in found.items() if u is None]
     if missing:
         computed = _unit_ordinates_for(np.array(missing), step_hr, prf)
+        found.update(zip(missing, computed, strict=True))
         _keep_ordinates({(tc, step_hr, prf): u for tc, u in zip(missing, computed, strict=True)})
-    return [_ordinates[(tc, step_hr, prf)] for tc in tcs_hr]
+    return [found[tc] for tc in tcs_hr]
 
 
 def _keep_ordinates(new: dict[tuple[float, float, float], np.ndarray]) -> None:
+    """Hold the newest entries, at most _ORDINATES_KEPT of them (oldest dropped first)."""
+    if len(new) >= _ORDINATES_KEPT:
+        _ordinates.clear()
+        new = dict(list(new.items())[-_ORDINATES_KEPT:])
     _ordinates.update(new)
     while len(_ordinates) > _ORDINATES_KEPT:
         del _ordinates[next(iter(_ordinates))]
