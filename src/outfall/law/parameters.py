@@ -322,9 +322,13 @@ def available_towns(root: Path = ROOT) -> list[str]:
     return sorted(p.name for p in root.iterdir() if (p / "town.yaml").exists())
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=None)
 def town(slug: str = "norfolk") -> ParameterSet:
-    """The cached parameter set for `slug` (Norfolk by default)."""
+    """The cached parameter set for `slug` (Norfolk by default).
+
+    One entry per parameter set on disk (an unknown slug raises and is not cached), so an
+    installation serving many towns never reloads one because others were asked for since.
+    """
     return load_parameter_set(slug)
 
 
