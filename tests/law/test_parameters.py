@@ -297,3 +297,60 @@ def test_the_loader_refuses_an_impossible_date_in_the_amendments(tmp_path):
     make_town(tmp_path, **{"amendments.yaml": body, "s267_18__hearing.yaml": HEARING})
     with pytest.raises(ParameterFileError, match="malformed"):
         load(tmp_path)
+
+
+# The override layer: what the town adopted or confirmed after its files were written.
+
+REGULATION = "Planning Board Stormwater Regulations § 4, adopted 2026-05-14 (§ 267-17B)"
+
+
+def _override(name="s267_17.regulations.notice_days_before", value=14, **kw):
+    return P.ParameterOverride(
+        name=name,
+        effective=kw.pop("effective", D(2026, 6, 1)),
+        value=value,
+        citation=kw.pop("citation", REGULATION),
+        layer=kw.pop("layer", "an adopted Planning Board regulation"),
+        **kw,
+    )
+
+
+def test_an_override_takes_effect_on_its_date_and_answers_with_its_own_citation():
+    from outfall.law.s267_17_administration import regulations_hearing_notice_by
+
+    norfolk = P.town("norfolk").with_overrides([_override()])
+    before = regulations_hearing_notice_by(D(2026, 5, 28), as_of=D(2026, 5, 1), town=norfolk)
+    after = regulations_hearing_notice_by(D(2026, 6, 25), as_of=D(2026, 6, 2), town=norfolk)
+    assert before.outcome.raw_due == D(2026, 5, 21)
+    assert after.outcome.raw_due == D(2026, 6, 11)
+    used = {u.name: u for u in after.parameters}["s267_17.regulations.notice_days_before"]
+    assert used.citation == REGULATION
+    assert used.as_dict()["layer"] == "an adopted Planning Board regulation"
+    assert REGULATION in after.citations
+
+
+def test_the_cached_town_is_unchanged_by_an_override_laid_over_it():
+    P.town("norfolk").with_overrides([_override()])
+    assert P.town("norfolk").value("s267_17.regulations.notice_days_before", D(2026, 7, 1)) == 7
+
+
+def test_an_override_dated_like_a_file_value_replaces_it_from_that_date():
+    first = P.town("norfolk").get("s267_17.regulations.notice_days_before", D(2026, 1, 1))
+    replaced = P.town("norfolk").with_overrides([_override(effective=first.effective)])
+    assert replaced.get("s267_17.regulations.notice_days_before", D(2026, 1, 1)).value == 14
+
+
+@pytest.mark.parametrize(
+    ("override", "complaint"),
+    [
+        (_override(name="s267_17.regulations.no_such_thing"), "no parameter named"),
+        (_override(value="fourteen"), "not of the kind"),
+        (_override(value=True), "not of the kind"),
+        (_override(citation="  "), "needs a citation"),
+    ],
+)
+def test_an_override_is_refused_by_name_when_it_cannot_stand(override, complaint):
+    with pytest.raises(ParameterFileError) as err:
+        P.town("norfolk").with_overrides([override])
+    assert complaint in str(err.value)
+    assert override.name in str(err.value)

@@ -30,13 +30,16 @@ class ParameterUse:
     effective: dt.date
     citation: str
     amendment: str | None = None
+    layer: str = ""
+    """The override layer the value came from (parameters.ParameterOverride); empty for the
+    town's parameter files."""
 
     @property
     def version(self) -> str:
         return f"{self.name}@{self.effective.isoformat()}"
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "name": self.name,
             "value": self.value,
             "effective": self.effective.isoformat(),
@@ -44,6 +47,9 @@ class ParameterUse:
             "amendment": self.amendment,
             "version": self.version,
         }
+        if self.layer:
+            out["layer"] = self.layer
+        return out
 
 
 @dataclass(frozen=True)
@@ -121,7 +127,7 @@ class Reasoning:
         """The value of `name` in force on `as_of`, recorded as used."""
         pv = self.params.get(name, self.as_of)
         self._uses.setdefault(
-            name, ParameterUse(name, pv.value, pv.effective, pv.citation, pv.amendment)
+            name, ParameterUse(name, pv.value, pv.effective, pv.citation, pv.amendment, pv.layer)
         )
         return pv.value
 

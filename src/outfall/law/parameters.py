@@ -12,8 +12,9 @@ or `repealed: true`. The loader refuses a value without a citation and a malform
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -89,6 +90,9 @@ class ParamValue:
     note: str = ""
     not_in_record: bool = False
     repealed: bool = False
+    layer: str = ""
+    """Empty for the town's parameter files; otherwise the override layer that set it (e.g. "an
+    adopted Planning Board regulation", "a value confirmed by a reviewer")."""
 
     @property
     def version(self) -> str:
@@ -103,7 +107,49 @@ class ParamValue:
             "amendment": self.amendment,
             "note": self.note,
             "version": self.version,
+            **({"layer": self.layer} if self.layer else {}),
         }
+
+
+@dataclass(frozen=True)
+class ParameterOverride:
+    """A dated, cited value the town adopted or confirmed after its parameter files were written.
+
+    The law stays pure: it never reads the town's database. The web passes what the town has
+    adopted (regulations under § 267-17B, a fine schedule under § 267-25D, a data value a
+    reviewer confirmed against its source, the figures of the town's MS4 permit) as overrides;
+    each one takes effect on `effective` and answers with its own citation, as a Town Meeting
+    amendment does in the files.
+    """
+
+    name: str
+    effective: dt.date
+    value: Any
+    citation: str
+    layer: str
+    note: str = ""
+
+    def as_value(self) -> ParamValue:
+        return ParamValue(
+            name=self.name,
+            effective=self.effective,
+            value=self.value,
+            citation=self.citation,
+            note=self.note,
+            layer=self.layer,
+        )
+
+
+def _same_kind(old: Any, new: Any) -> bool:
+    """Whether an override's value is of the kind the parameter holds (a number for a number,
+    a list for a list ...); None in the files (a value not held) accepts anything."""
+    if old is None:
+        return True
+    if isinstance(old, bool) or isinstance(new, bool):
+        return isinstance(old, bool) and isinstance(new, bool)
+    if isinstance(old, int | float):
+        return isinstance(new, int | float)
+    return isinstance(new, type(old))
 
 
 @dataclass(frozen=True)
@@ -179,6 +225,44 @@ class ParameterSet:
 
     def value(self, name: str, as_of: dt.date) -> Any:
         return self.get(name, as_of).value
+
+    def with_overrides(self, overrides: Iterable[ParameterOverride]) -> ParameterSet:
+        """This set with `overrides` laid over it: each takes effect on its date, beside the
+        values of the files (an override dated like a file value replaces it from that date).
+
+        Refused with a ParameterFileError naming the override: an unknown parameter, a value
+        of another kind than the parameter holds, or no citation. The set itself is unchanged
+        (a cached town's set is shared), so callers pass the overrides in force for the town.
+        """
+        overrides = list(overrides)
+        if not overrides:
+            return self
+        parameters = dict(self.parameters)
+        for o in overrides:
+            where = f"override of {o.name} effective {o.effective.isoformat()}"
+            if o.name not in parameters:
+                raise ParameterFileError(f"{where}: {self.slug} has no parameter named {o.name!r}")
+            if not o.citation.strip():
+                raise ParameterFileError(f"{where}: an override needs a citation")
+            current = parameters[o.name]
+            latest = current.values[-1].value
+            if not _same_kind(latest, o.value):
+                raise ParameterFileError(
+                    f"{where}: {o.value!r} is not of the kind the parameter holds "
+                    f"({type(latest).__name__}, e.g. {latest!r})"
+                )
+            kept = [v for v in current.values if v.effective != o.effective]
+            values = sorted([*kept, o.as_value()], key=lambda v: v.effective)
+            parameters[o.name] = Parameter(
+                name=current.name,
+                description=current.description,
+                unit=current.unit,
+                values=tuple(values),
+                source_file=current.source_file,
+            )
+        return ParameterSet(
+            slug=self.slug, meta=self.meta, parameters=parameters, amendments=self.amendments
+        )
 
 
 def _as_date(raw: Any, where: str) -> dt.date:
@@ -322,7 +406,7 @@ def available_towns(root: Path = ROOT) -> list[str]:
     return sorted(p.name for p in root.iterdir() if (p / "town.yaml").exists())
 
 
-@lru_cache(maxsize=None)
+@cache
 def town(slug: str = "norfolk") -> ParameterSet:
     """The cached parameter set for `slug` (Norfolk by default).
 
