@@ -181,3 +181,23 @@ def test_open_investigations_have_a_review_clock_marked_as_town_practice(people,
     ]
     assert [c.due for c in clocks] == [investigation.opened_on + dt.timedelta(days=30)]
     assert "not a statutory deadline" in clocks[0].explanation
+
+
+def test_two_inspectors_editing_the_source_tracing_notes_lose_nothing(staff, investigation, people):
+    """The second save is told what the first wrote (409) and the first's notes stay; the audit
+    row keeps the old and the new text, so no edit is lost from the record either."""
+    import re
+
+    url = f"/dpw/idde/investigations/{investigation.pk}/facts/"
+    page = staff.get(url).content.decode()
+    opened = re.search(r'name="based_on" value="([^"]+)"', page).group(1)
+    svc.investigation_update(
+        investigation, actor=people["dpw_director"], source_tracing="Dye test at MH-4: positive"
+    )
+    response = staff.post(url, {"source_tracing": "Smoke test negative", "based_on": opened})
+    assert response.status_code == 409
+    assert "Source tracing notes: it was “empty”" in response.content.decode()
+    investigation.refresh_from_db()
+    assert investigation.source_tracing == "Dye test at MH-4: positive"
+    row = AuditEvent.objects.filter(action="investigation.update").latest("pk")
+    assert row.changes["source_tracing"] == {"from": "", "to": "Dye test at MH-4: positive"}

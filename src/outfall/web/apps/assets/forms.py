@@ -12,6 +12,7 @@ from outfall.web.apps.assets.models import Asset, ScreeningVisit
 from outfall.web.apps.assets.screening import OPERATORS, PARAMETERS
 from outfall.web.apps.assets.selectors import AssetFilter
 from outfall.web.apps.kit.forms import AccessibleForm, date_field
+from outfall.web.apps.kit.versions import version_field
 
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 ANY = [("", "Any")]
@@ -66,6 +67,7 @@ class AssetForm(AccessibleForm):
     )
     notes = forms.CharField(label="Notes", required=False, widget=forms.Textarea(attrs={"rows": 3}))
     active = forms.BooleanField(label="In service", required=False, initial=True)
+    based_on = version_field()
 
     def __init__(self, *args, town, asset: Asset | None = None, **kwargs):
         super().__init__(*args, **kwargs)

@@ -42,11 +42,28 @@ from outfall.web.apps.assets.screening import (
 from outfall.web.apps.assets.selectors import SCREENED_KINDS, setting_get, threshold_map
 from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.kit.locks import lock_row
+from outfall.web.apps.kit.versions import require_unchanged
 
 INVENTORY = "§ 267-5"
 SCREENING = "§ 267-1"
 RULES = "§ 267-6"
 CATCHMENT = "§ 267-7B"
+
+FIELD_LABELS = {
+    "kind": "Kind",
+    "name": "Name or description",
+    "latitude": "Latitude",
+    "longitude": "Longitude",
+    "receiving_water": "Receiving water",
+    "catchment": "Catchment",
+    "condition": "Condition",
+    "material": "Material",
+    "size_in": "Size (inches)",
+    "downstream": "Drains to",
+    "notes": "Notes",
+    "active": "In service",
+}
+"""How the edit form labels each field, for a refusal that names a field changed since."""
 
 ASSET_FIELDS = (
     "kind",
@@ -131,11 +148,14 @@ def asset_create(town, *, asset_id: str, actor, **values) -> Asset:
     return asset
 
 
-def asset_update(asset: Asset, *, actor, **values) -> Asset:
-    """Change a structure; a change of condition is its own event in the history."""
+def asset_update(asset: Asset, *, actor, based_on: str | None = None, **values) -> Asset:
+    """Change a structure; a change of condition is its own event in the history. `based_on`
+    is the version the editor's form was opened on: a field saved by someone else since is
+    refused (kit.versions), never overwritten."""
     policy.require(actor, "asset.edit", asset)
     with transaction.atomic():
         asset = lock_row(asset)
+        require_unchanged(asset, values, based_on, labels=FIELD_LABELS)
         merged = {k: getattr(asset, k) for k in ASSET_FIELDS}
         merged.update(values)
         _check_asset(asset.town, merged, asset)

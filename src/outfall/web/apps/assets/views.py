@@ -23,6 +23,7 @@ from outfall.web.apps.assets.models import ScreeningSetting
 from outfall.web.apps.assets.policy import ACTIONS, can, require
 from outfall.web.apps.assets.screening import DEFAULT_SETTINGS, DRY_WEATHER_HOURS, PARAMETERS
 from outfall.web.apps.kit.steps import step_page
+from outfall.web.apps.kit.versions import edit_token
 
 SHOWN = 500
 
@@ -144,10 +145,11 @@ def asset_edit(request, pk: int):
     asset = sel.asset_get(request.user, pk)
     require(request.user, "asset.edit", asset)
     initial = {k: getattr(asset, k) for k in svc.ASSET_FIELDS}
+    initial["based_on"] = edit_token(asset, svc.ASSET_FIELDS)
     form = f.AssetForm(request.POST or None, town=asset.town, asset=asset, initial=initial)
 
     def perform(d):
-        svc.asset_update(asset, actor=request.user, **_asset_values(d))
+        svc.asset_update(asset, actor=request.user, based_on=d.get("based_on"), **_asset_values(d))
         return f"{asset.asset_id} saved.", reverse("assets:detail", args=[asset.pk])
 
     return _form_page(

@@ -22,6 +22,7 @@ from outfall.law.determination import Reason
 from outfall.law.errors import LawError
 from outfall.web.apps.kit.forms import add_input_error
 from outfall.web.apps.kit.refusals import REFUSALS
+from outfall.web.apps.kit.versions import FIELD, EditedSince
 
 # What `perform` does: the one service call, returning the success message and the next URL.
 Perform = Callable[[dict], tuple[str, str]]
@@ -34,6 +35,17 @@ class Attempt:
 
     done: HttpResponse | None = None
     refusal: list[Reason] = field(default_factory=list)
+    conflict: bool = False
+    """Another person saved the record since the form was opened (kit.versions): nothing was
+    written; the form says what changed and now carries the current version."""
+
+
+def _edited_since(form, exc: EditedSince) -> None:
+    """Put what changed on the form and hand it the current version, keeping what was typed."""
+    for line in exc.messages():
+        form.add_error(None, line)
+    form.data = form.data.copy()
+    form.data[form.add_prefix(FIELD)] = exc.token
 
 
 def step_attempt(request, form, perform: Perform) -> Attempt:
@@ -44,6 +56,9 @@ def step_attempt(request, form, perform: Perform) -> Attempt:
         message, url = perform(form.cleaned_data)
     except InputError as exc:
         add_input_error(form, exc)
+    except EditedSince as exc:
+        _edited_since(form, exc)
+        return Attempt(conflict=True)
     except REFUSALS as exc:
         return Attempt(refusal=list(exc.reasons))
     except LawError as exc:
@@ -65,7 +80,8 @@ def step_page(
     refused_status: int | None = None,
 ) -> HttpResponse:
     """GET shows the form; POST runs the step. A POST that did not succeed answers
-    `failed_status`, or `refused_status` (when given) if the law refused it.
+    `failed_status`, or `refused_status` (when given) if the law refused it, or 409 when
+    another person saved the record since the form was opened (nothing written).
 
     `kit/step.html` reads from `context`: title, back (and back_label), subject, section,
     target, intro, notes, blockers (why the step is not possible now) and refusal_heading.
@@ -74,7 +90,9 @@ def step_page(
     if attempt.done is not None:
         return attempt.done
     status = 200
-    if request.method == "POST":
+    if attempt.conflict:
+        status = 409
+    elif request.method == "POST":
         status = (refused_status or failed_status) if attempt.refusal else failed_status
     page = {**(context or {}), "form": form, "refusal": attempt.refusal}
     return render(request, template, page, status=status)

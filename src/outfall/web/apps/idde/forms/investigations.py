@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from outfall.law.s267_07_discharges import DischargeKind
 from outfall.web.apps.kit.forms import AccessibleForm
+from outfall.web.apps.kit.versions import version_field
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 TRI_STATE = [("", "Not known"), ("yes", "Yes"), ("no", "No")]
@@ -30,6 +31,7 @@ class InvestigationFactsForm(AccessibleForm):
         widget=forms.Textarea(attrs={"rows": 6}),
         help_text="Manholes opened, dye or smoke tests, upstream sampling, what was found.",
     )
+    based_on = version_field()
 
 
 class KindForm(AccessibleForm):

@@ -29,6 +29,7 @@ from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.idde.models import DischargeDetermination, Investigation, Report
 from outfall.web.apps.idde.services.reports import report_investigation_started
 from outfall.web.apps.kit.locks import lock_row
+from outfall.web.apps.kit.versions import change_of, require_unchanged
 
 ADMINISTRATION = "§ 267-5"
 EDITABLE_FIELDS = (
@@ -39,6 +40,15 @@ EDITABLE_FIELDS = (
     "responsible_email",
     "source_tracing",
 )
+FIELD_LABELS = {
+    "property_address": "Property address",
+    "parcel_id": "Assessors' parcel ID",
+    "responsible_name": "Responsible person",
+    "responsible_address": "Responsible person's mailing address",
+    "responsible_email": "Responsible person's e-mail",
+    "source_tracing": "Source tracing notes",
+}
+"""How the facts form labels each field, for a refusal that names a field changed since."""
 
 
 def enforcement_url(investigation: Investigation) -> str:
@@ -90,8 +100,12 @@ def investigation_open(
     return investigation
 
 
-def investigation_update(investigation: Investigation, *, actor, **fields: str) -> Investigation:
-    """Record source tracing, the property and the responsible person (§ 267-5)."""
+def investigation_update(
+    investigation: Investigation, *, actor, based_on: str | None = None, **fields: str
+) -> Investigation:
+    """Record source tracing, the property and the responsible person (§ 267-5). `based_on`
+    is the version the editor's form was opened on: a field saved by someone else since is
+    refused (kit.versions), never overwritten; the audit row keeps old and new values."""
     unknown = set(fields) - set(EDITABLE_FIELDS)
     if unknown:
         raise InputError(sorted(unknown)[0], None, "not a field of an investigation")
@@ -99,11 +113,12 @@ def investigation_update(investigation: Investigation, *, actor, **fields: str) 
         investigation = lock_row(investigation, "town")
         if investigation.state == InvestigationState.CLOSED:
             raise InputError("state", investigation.state, "a closed investigation is not edited")
+        require_unchanged(investigation, fields, based_on, labels=FIELD_LABELS)
         changes: dict[str, Any] = {}
         for name, value in fields.items():
             value = (value or "").strip()
             if getattr(investigation, name) != value:
-                changes[name] = value
+                changes[name] = change_of(getattr(investigation, name), value)
                 setattr(investigation, name, value)
         investigation.save()
         audit_record(

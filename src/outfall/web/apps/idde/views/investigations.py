@@ -27,6 +27,7 @@ from outfall.web.apps.idde.selectors import investigations as sel
 from outfall.web.apps.idde.selectors.reports import report_get
 from outfall.web.apps.idde.services import investigations as svc
 from outfall.web.apps.kit.steps import Attempt, step_attempt, step_page
+from outfall.web.apps.kit.versions import edit_token
 
 FACT_FIELDS = svc.EDITABLE_FIELDS
 
@@ -139,11 +140,16 @@ def investigation_facts(request, pk: int):
     posted = request.method == "POST"
     form = f.InvestigationFactsForm(
         request.POST if posted else None,
-        initial={k: getattr(investigation, k) for k in FACT_FIELDS},
+        initial={
+            **{k: getattr(investigation, k) for k in FACT_FIELDS},
+            "based_on": edit_token(investigation, FACT_FIELDS),
+        },
     )
 
     def perform(d):
-        svc.investigation_update(investigation, actor=request.user, **_facts(d))
+        svc.investigation_update(
+            investigation, actor=request.user, based_on=d.get("based_on"), **_facts(d)
+        )
         return "Investigation updated.", _detail_url(investigation)
 
     return step_page(
