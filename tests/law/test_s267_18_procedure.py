@@ -12,6 +12,7 @@ from outfall.law.errors import NotInForce, NotInRecord
 from outfall.law.s267_18_procedure import (
     HearingPeriods,
     application_filing_complete,
+    board_vote,
     change_requires_amendment,
     constructive_approval,
     decision_kinds,
@@ -382,3 +383,86 @@ def test_a_town_with_its_own_periods_states_them_and_runs_its_clock_on_them():
 def test_there_are_no_hearing_periods_before_article_ii_was_adopted():
     with pytest.raises(NotInForce):
         hearing_periods(as_of=D(2007, 10, 22))
+
+
+# § 267-18G: the permit the Board must issue once the Town Clerk certifies its failure to act.
+
+
+def test_a_clerks_certification_starts_the_boards_time_to_issue_the_permit():
+    """Hearing closed 1 June 2026, final action due 22 June; none taken; certified 25 June."""
+    found = deadlines(
+        D(2026, 4, 1), D(2026, 5, 4), D(2026, 6, 1), certified=D(2026, 6, 25), as_of=D(2026, 6, 25)
+    )
+    assert found["constructive_approval_on"].due == D(2026, 6, 23)
+    issue = found["permit_issue_by"]
+    assert issue.raw_due == D(2026, 7, 9) and issue.citation == "§ 267-18G"
+    assert "the bylaw sets none" in issue.explanation
+
+
+def test_the_time_to_issue_is_the_towns_and_moves_past_a_holiday():
+    town = town_with("norfolk", {"s267_18.decision.issue_after_certification_days": 9})
+    found = deadlines(
+        D(2026, 4, 1), D(2026, 5, 4), D(2026, 6, 1), certified=D(2026, 6, 25), town=town
+    )
+    assert found["permit_issue_by"].raw_due == D(2026, 7, 4)
+    assert found["permit_issue_by"].due == D(2026, 7, 6)
+
+
+def test_a_certification_before_the_time_for_final_action_has_run_is_refused_by_name():
+    with pytest.raises(InputError) as err:
+        deadlines(D(2026, 4, 1), D(2026, 5, 4), D(2026, 6, 1), certified=D(2026, 6, 10))
+    assert err.value.field == "certified"
+    assert "stands approved from 2026-06-23" in str(err.value)
+
+
+# The Board's votes: the bylaw is silent, so the quorum and the majority are the town's.
+
+
+def vote(**counts):
+    return board_vote(as_of=AS_OF, **counts)
+
+
+def test_three_of_five_sitting_is_a_quorum_and_two_to_one_carries_the_decision():
+    found = vote(present=3, recused=0, ayes=2, nays=1)
+    assert found.outcome.quorum and found.outcome.carried
+    assert found.outcome.needed_to_sit == 3
+    assert all(r.citation == "§ 267-18F" for r in found.reasons)
+    assert "does not say what quorum" in found.reasons[0].text
+
+
+def test_a_recused_member_does_not_count_toward_the_quorum():
+    found = vote(present=3, recused=1, ayes=2, nays=0)
+    assert not found.outcome.quorum and not found.outcome.carried
+    assert "no quorum" in found.reasons[-1].text
+
+
+def test_abstentions_are_not_votes_cast_and_a_tie_fails():
+    assert vote(present=5, recused=0, ayes=2, nays=1, abstaining=2).outcome.carried
+    assert not vote(present=4, recused=0, ayes=2, nays=2).outcome.carried
+
+
+def test_a_waiver_is_voted_at_the_close_of_the_hearing_under_267_23c():
+    found = vote(present=4, recused=0, ayes=3, nays=1, matter="waiver")
+    assert found.outcome.carried and found.reasons[0].citation == "§ 267-23C"
+
+
+def test_a_town_that_needs_a_majority_of_all_members_fails_a_two_to_one_vote():
+    town = town_with("norfolk", {"s267_18.decision.carries_by": "majority_of_members"})
+    found = board_vote(present=3, recused=0, ayes=2, nays=1, as_of=AS_OF, town=town)
+    assert found.outcome.quorum and not found.outcome.carried
+    assert found.outcome.needed_to_carry == 3
+
+
+@pytest.mark.parametrize(
+    ("counts", "field"),
+    [
+        ({"present": 6, "recused": 0, "ayes": 6, "nays": 0}, "present"),
+        ({"present": 3, "recused": 4, "ayes": 0, "nays": 0}, "recused"),
+        ({"present": 4, "recused": 1, "ayes": 2, "nays": 2}, "ayes"),
+        ({"present": 3, "recused": 0, "ayes": -1, "nays": 4}, "ayes"),
+    ],
+)
+def test_a_tally_that_cannot_be_is_refused_by_name(counts, field):
+    with pytest.raises(InputError) as err:
+        vote(**counts)
+    assert err.value.field == field

@@ -9,7 +9,8 @@ Two readings of the same record are needed, and both come from here:
   the notice deadline of that hearing and whether it opens late (§ 267-18E);
 - `running`: the Board's running time, which counts a hearing only once it has opened — a
   hearing merely scheduled does not stop approval by failure to act (§ 267-18G).
-Both carry the as-built deadline once construction is complete (§ 267-18I).
+Both carry the as-built deadline once construction is complete (§ 267-18I); the running time
+carries the day to issue a permit approved by failure to act once the Town Clerk certifies it.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ class PermitClockFacts:
     hearing_closed_on: dt.date | None = None
     extended_to: dt.date | None = None
     project_completed_on: dt.date | None = None
+    clerk_certified_on: dt.date | None = None
+    """The Town Clerk's certification that the time for final action passed (§ 267-18G)."""
 
 
 @dataclass(frozen=True)
@@ -84,8 +87,14 @@ def permit_clock(
     day = hearing_on or f.hearing_opened_on or f.hearing_on
     if day is not None and day < complete:
         day = None
+    certified = f.clerk_certified_on
     schedule = s267_18_procedure.permit_deadlines(
-        complete, hearing=day, hearing_closed=closed, extended_to=extension, **common
+        complete,
+        hearing=day,
+        hearing_closed=closed,
+        extended_to=extension,
+        certified=certified if day == f.hearing_opened_on else None,
+        **common,
     )
     if day == f.hearing_opened_on:
         running = schedule
@@ -95,6 +104,7 @@ def permit_clock(
             hearing=f.hearing_opened_on,
             hearing_closed=closed,
             extended_to=extension,
+            certified=certified,
             **common,
         )
     return PermitClock(f, schedule, running)

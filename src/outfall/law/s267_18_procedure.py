@@ -137,11 +137,16 @@ def permit_deadlines(
     hearing_closed: dt.date | None = None,
     extended_to: dt.date | None = None,
     project_completed: dt.date | None = None,
+    certified: dt.date | None = None,
     *,
     as_of: dt.date,
     town: Town = None,
 ) -> Determination:
     """Every deadline of a permit application (§ 267-18E, § 267-18G, § 267-18I), in order.
+
+    `certified` is the day the Town Clerk certified that the time for final action passed
+    without action (§ 267-18G): from it runs `permit_issue_by`, the day by which the Board
+    issues the permit it must issue (a period the bylaw leaves to the town).
 
     Dates that need a later fact (the hearing, its close, the project's completion) appear only
     once that fact is given. A hearing opened after its deadline is allowed but flagged.
@@ -192,6 +197,8 @@ def permit_deadlines(
     constructive = _constructive_approval_date(r, open_by, hearing, decision)
     if constructive is not None:
         out.append(constructive)
+    if certified is not None:
+        out.append(_permit_issue_deadline(r, certified, constructive, later))
 
     if project_completed is not None:
         out.append(_as_built_deadline(r, project_completed, later))
@@ -363,6 +370,138 @@ def _constructive_approval_date(
         "by inaction is fixed only when it closes.",
     )
     return None
+
+
+def _permit_issue_deadline(
+    r: Reasoning, certified: dt.date, constructive: LegalDeadline | None, later: Direction
+) -> LegalDeadline:
+    """The day by which the Board issues a permit approved by its failure to act (§ 267-18G)."""
+    if constructive is None or certified < constructive.due:
+        raise InputError(
+            "certified",
+            certified.isoformat(),
+            "the Town Clerk certifies only that the time for final action has passed"
+            + (
+                f"; on this record the application stands approved from "
+                f"{constructive.due.isoformat()}"
+                if constructive
+                else "; on this record no such time has run"
+            ),
+            APPROVAL_BY_INACTION,
+        )
+    days = r.param("s267_18.decision.issue_after_certification_days")
+    due = days_after(certified, days, later)
+    r.because(
+        APPROVAL_BY_INACTION,
+        f"The Town Clerk certified on {certified.isoformat()} that the time passed without "
+        f"action: the Board must issue the permit, by {due.due.isoformat()} ({days} days, the "
+        "town's period; the bylaw sets none).",
+    )
+    return LegalDeadline.from_deadline(
+        "permit_issue_by",
+        due,
+        APPROVAL_BY_INACTION,
+        f"issue the permit approved by the Board's failure to act, certified by the Town Clerk "
+        f"on {certified.isoformat()} (the period is the town's; the bylaw sets none)",
+    )
+
+
+@dataclass(frozen=True)
+class BoardVote:
+    """The outcome of a vote of the Board: whether it could vote and whether the motion carried."""
+
+    quorum: bool
+    carried: bool
+    sitting: int
+    needed_to_sit: int
+    needed_to_carry: int
+
+
+VOTE_MATTERS = {"decision": "§ 267-18F", "waiver": "§ 267-23C"}
+"""What the Board votes on under Article II, and the section that asks for the vote."""
+
+
+def board_vote(
+    *,
+    present: int,
+    recused: int,
+    ayes: int,
+    nays: int,
+    abstaining: int = 0,
+    matter: str = "decision",
+    members: int | None = None,
+    as_of: dt.date,
+    town: Town = None,
+) -> Determination:
+    """Whether the Board's vote on a permit decision (§ 267-18F) or a waiver (§ 267-23C, voted
+    at the close of the hearing) carried, under the town's quorum and majority rule.
+
+    The bylaw is silent on both for these votes: the rule is the town's parameter, and every
+    answer says so. `present` counts the members in the room, `recused` those of them who
+    stepped aside (not sitting, not counted for the quorum); every sitting member votes aye,
+    nay or abstains. `members` (the Board's size) comes from the town's parameters when not
+    given.
+    """
+    if matter not in VOTE_MATTERS:
+        raise InputError("matter", matter, f"one of {', '.join(VOTE_MATTERS)}")
+    r = Reasoning(as_parameter_set(town), as_of, f"did the Board's vote on the {matter} carry?")
+    citation = VOTE_MATTERS[matter]
+    size = members if members is not None else int(r.param("s267_18.decision.board_members"))
+    counts = {"present": present, "recused": recused, "ayes": ayes, "nays": nays}
+    for name, value in {**counts, "abstaining": abstaining}.items():
+        if value < 0:
+            raise InputError(name, value, "a number of members cannot be negative", citation)
+    if present > size:
+        raise InputError("present", present, f"the Board has {size} members", citation)
+    if recused > present:
+        raise InputError("recused", recused, f"only {present} members are present", citation)
+    sitting = present - recused
+    if ayes + nays + abstaining != sitting:
+        raise InputError(
+            "ayes",
+            ayes,
+            f"the {sitting} members sitting ({present} present, {recused} recused) each vote aye, "
+            f"nay or abstain; {ayes} + {nays} + {abstaining} = {ayes + nays + abstaining}",
+            citation,
+        )
+    quorum_rule = r.param("s267_18.decision.quorum")
+    carries_by = r.param("s267_18.decision.carries_by")
+    needed_to_sit = size // 2 + 1 if quorum_rule == "majority_of_members" else 1
+    quorum = sitting >= needed_to_sit
+    if carries_by == "majority_of_members":
+        needed = size // 2 + 1
+        carried = quorum and ayes >= needed
+        rule = f"ayes from a majority of the Board's {size} members ({needed})"
+    else:
+        needed = (ayes + nays) // 2 + 1
+        carried = quorum and ayes > nays
+        rule = "more ayes than nays among the members sitting (abstentions not counted)"
+    r.because(
+        citation,
+        f"The bylaw does not say what quorum or vote this needs; the town's rule is a quorum "
+        f"of {needed_to_sit} of its {size} members sitting, and a motion carries by {rule}.",
+    )
+    if not quorum:
+        r.because(
+            citation,
+            f"Only {sitting} members were sitting ({recused} recused): no quorum, so the Board "
+            "could not act; the vote is of no effect.",
+        )
+    else:
+        r.because(
+            citation,
+            f"{ayes} aye, {nays} nay, {abstaining} abstaining of {sitting} sitting: the motion "
+            + ("carried." if carried else "failed."),
+        )
+    return r.conclude(
+        BoardVote(
+            quorum=quorum,
+            carried=carried,
+            sitting=sitting,
+            needed_to_sit=needed_to_sit,
+            needed_to_carry=needed,
+        )
+    )
 
 
 def _as_built_deadline(r: Reasoning, completed: dt.date, later: Direction) -> LegalDeadline:
@@ -613,8 +752,11 @@ def change_requires_amendment(
 
 
 __all__ = [
+    "VOTE_MATTERS",
+    "BoardVote",
     "HearingPeriods",
     "application_filing_complete",
+    "board_vote",
     "change_requires_amendment",
     "constructive_approval",
     "decision_kinds",
