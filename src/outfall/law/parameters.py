@@ -90,6 +90,9 @@ class ParamValue:
     note: str = ""
     not_in_record: bool = False
     repealed: bool = False
+    assumed: bool = False
+    """The value is recalled or assumed, not checked against its source (the file says why in
+    its note); pages show it as unconfirmed until the town confirms it (override layer)."""
     layer: str = ""
     """Empty for the town's parameter files; otherwise the override layer that set it (e.g. "an
     adopted Planning Board regulation", "a value confirmed by a reviewer")."""
@@ -330,6 +333,7 @@ def _parse_value(name: str, raw: Any, where: str, amendments: dict[str, Amendmen
         note=str(raw.get("note", "")),
         not_in_record=bool(raw.get("not_in_record", False)),
         repealed=bool(raw.get("repealed", False)),
+        assumed=bool(raw.get("assumed", False)),
     )
 
 
