@@ -7,9 +7,11 @@ from decimal import Decimal
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.test import Client
 
 from outfall.web.apps.core.models import Membership, Town
 from outfall.web.apps.core.roles import Role
+from tests.web.csp import csp_problems
 
 ROLES = {
     "clerk": Role.CLERK,
@@ -19,6 +21,21 @@ ROLES = {
     "dpw_staff": Role.DPW_STAFF,
     "dpw_director": Role.DPW_DIRECTOR,
 }
+
+
+@pytest.fixture(autouse=True)
+def every_response_keeps_the_content_security_policy(monkeypatch):
+    """Each response any web test fetches carries the Content-Security-Policy header, and each
+    inline script on its pages the request's nonce (tests/web/csp.py says what is checked)."""
+    fetch = Client.request
+
+    def checked(self, **request):
+        response = fetch(self, **request)
+        problems = csp_problems(response)
+        assert not problems, f"{request.get('PATH_INFO')}: " + "; ".join(problems)
+        return response
+
+    monkeypatch.setattr(Client, "request", checked)
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 WEB_DIR = Path(__file__).resolve().parents[1]
@@ -60,6 +61,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -103,6 +105,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "csp.context_processors.nonce",
                 "outfall.web.apps.core.context.outfall_context",
             ],
         },
@@ -217,6 +220,42 @@ OUTFALL_MAP_TILES = os.environ.get(
     "OUTFALL_MAP_TILES", "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
 )
 OUTFALL_MAP_ATTRIBUTION = os.environ.get("OUTFALL_MAP_ATTRIBUTION", "© OpenStreetMap contributors")
+
+
+def map_tile_origin(tiles: str) -> str:
+    """The scheme and host an XYZ tile address loads from, for the policy below: a `{s}` (or any
+    placeholder) in the first label of the host becomes the wildcard `*`; a tile address on this
+    site ("/tiles/{z}/{x}/{y}.png") needs none ('self' covers it)."""
+    scheme, sep, rest = tiles.partition("://")
+    if not sep:
+        return ""
+    host = rest.split("/", 1)[0]
+    first, dot, others = host.partition(".")
+    if "{" in others or ("{" in first and not dot) or scheme not in ("http", "https"):
+        raise ImproperlyConfigured(
+            f"OUTFALL_MAP_TILES={tiles!r}: the tile server's host must be fixed, with a placeholder "
+            "only as its first label (e.g. https://{s}.tile.example.org/{z}/{x}/{y}.png)"
+        )
+    return f"{scheme}://{'*' if '{' in first else first}{dot}{others}"
+
+
+# Content-Security-Policy (django-csp): scripts and styles from this site only, plus the inline
+# map scripts carrying the request's nonce ({{ CSP_NONCE }}); images from this site, data:
+# (Leaflet's and the API docs' icons) and the one map tile server; no plugins, no <base>, no
+# framing, forms post only here. Style attributes are not allowed: none are written (htmx's
+# own indicator <style> is switched off in base.html and its rules are in outfall.css).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:", *filter(None, [map_tile_origin(OUTFALL_MAP_TILES)])],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 # Requests per client address to the public API lists (django-ratelimit syntax).
 OUTFALL_PUBLIC_API_RATE = os.environ.get("OUTFALL_PUBLIC_API_RATE", "60/m")
 # Where links in e-mails point, e.g. https://permits.norfolk.ma.us
