@@ -1,7 +1,7 @@
 """`outfall deadlines ...`: the clocks of a permit, a spill or a cost recovery.
 
 Each kind lives in its own module (`deadlines_permit`, `deadlines_spill`,
-`deadlines_cost_recovery`) exposing `register(subparsers, parent)`.
+`deadlines_cost_recovery`, `deadlines_ms4`) exposing `register(subparsers, parent)`.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ KINDS = (
     "outfall.cli.deadlines_permit",
     "outfall.cli.deadlines_spill",
     "outfall.cli.deadlines_cost_recovery",
+    "outfall.cli.deadlines_ms4",
 )
 
 
