@@ -7,6 +7,9 @@ the same way, done once.
 - `refusals`: the one shape of a service's refusal (the lifecycle's TransitionNotAllowed, or
   `Refused`): every reason with its section;
 - `locks`: the one row lock;
+- `writes`: the one shape of an audited write — the row locked for the transaction
+  (`write_lock`), the changed fields saved (`save_fields`), the audit row filed in its case's
+  town (`audit`);
 - `documents`: the one PDF renderer and the one way a PDF is filed (`render_pdf`, `pdf_of`,
   `file_pdf`);
 - `tags`: the case page's panel tags (`register_panel`, `request_user`);

@@ -18,7 +18,6 @@ from outfall.compliance.lifecycle.enforcement import (
 from outfall.kernel.errors import InputError
 from outfall.law import s267_10_enforcement
 from outfall.law.errors import NotInForce
-from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.enforcement import policy
 from outfall.web.apps.enforcement.models import EnforcementCase, EntryConsent
 from outfall.web.apps.enforcement.services.common import (
@@ -26,8 +25,8 @@ from outfall.web.apps.enforcement.services.common import (
     not_before,
     today_or,
 )
-from outfall.web.apps.enforcement.services.transitions import case_transition
-from outfall.web.apps.kit.locks import lock_row
+from outfall.web.apps.enforcement.services.writes import CaseWrite
+from outfall.web.apps.kit.writes import audit
 
 CASE_FIELDS = (
     "violator_name",
@@ -114,15 +113,16 @@ def case_open(
                     opened_by=actor,
                     **values,
                 )
-                audit_record(
-                    actor=actor,
-                    town=town,
-                    action="enforcement.open",
-                    section=rules.authority_citation,
-                    summary=f"Article {article} enforcement case opened from "
+                audit(
+                    actor,
+                    case,
+                    "enforcement.open",
+                    rules.authority_citation,
+                    f"Article {article} enforcement case opened from "
                     f"{'investigation' if investigation else 'permit'} {source.number}",
-                    obj=case,
-                    changes={"article": article, "source": source.number, **values},
+                    article=article,
+                    source=source.number,
+                    **values,
                 )
             return case
         except IntegrityError:
@@ -144,47 +144,39 @@ def consent_record(
 ) -> EntryConsent:
     """Record consent (or refusal) to enter private property to inspect or sample
     (§ 267-10F; for Article II, the entry the permit holder allows under § 267-18B)."""
-    policy.require(actor, "consent.record", case)
-    cite = policy.ACTIONS["consent.record"].citation(case.article)
-    today = today_or(today)
-    day_on_record("given_on", given_on, today, cite)
+    write = CaseWrite(case, actor, "consent.record", today)
+    write.day("given_on", given_on)
     if valid_until is not None:
-        not_before("valid_until", valid_until, given_on, "the day consent was given", cite)
-    if not given_by.strip():
-        raise InputError("given_by", given_by, "name the person who gave or refused consent", cite)
-    if not scope.strip():
-        raise InputError("scope", scope, "say what entry was asked for", cite)
-    with transaction.atomic():
-        locked = lock_row(case, "town")
+        not_before("valid_until", valid_until, given_on, "the day consent was given", write.cite)
+    given_by = write.text("given_by", given_by, "name the person who gave or refused consent")
+    scope = write.text("scope", scope, "say what entry was asked for")
+    with write.lock() as locked:
         consent = EntryConsent.objects.create(
             case=locked,
             investigation=locked.investigation,
             property_address=locked.property_address,
-            given_by=given_by.strip(),
+            given_by=given_by,
             capacity=capacity.strip(),
             given_on=given_on,
-            scope=scope.strip(),
+            scope=scope,
             refused=refused,
             valid_until=valid_until,
             recorded_by=actor,
         )
-        audit_record(
-            actor=actor,
-            town=locked.town,
-            action="enforcement.consent",
-            section=cite,
-            summary=f"Entry {'refused' if refused else 'consented to'} by {consent.given_by} "
+        write.audit(
+            consent,
+            "consent",
+            f"Entry {'refused' if refused else 'consented to'} by {consent.given_by} "
             f"on {given_on.isoformat()}",
-            obj=consent,
-            case=locked,
-            changes={"scope": consent.scope, "refused": refused},
+            scope=consent.scope,
+            refused=refused,
         )
     return consent
 
 
 def case_close(case: EnforcementCase, *, actor, today: dt.date | None = None) -> EnforcementCase:
     """Close the file once the violation is corrected, the costs paid, or the lien handed over."""
-    policy.require(actor, "case.close", case)
-    case_transition(case, "close", actor=actor, today=today_or(today))
-    case.refresh_from_db()
+    write = CaseWrite(case, actor, "case.close", today)
+    with write.lock():
+        write.step("close")
     return case

@@ -13,10 +13,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
-from django.db import transaction
-
 from outfall.kernel.errors import InputError
-from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.enforcement import policy
 from outfall.web.apps.enforcement.documents import document_generate
 from outfall.web.apps.enforcement.models import (
@@ -36,26 +33,23 @@ from outfall.web.apps.enforcement.selectors.ledger import (
     fine_balance,
 )
 from outfall.web.apps.enforcement.services.common import (
-    day_on_record,
     not_after_today,
     not_before,
     positive_amount,
     require_date,
-    today_or,
 )
-from outfall.web.apps.enforcement.services.transitions import case_transition
-from outfall.web.apps.kit.locks import lock_row
-
-
-def _cite(case: EnforcementCase, action: str) -> str:
-    return policy.ACTIONS[action].citation(case.article)
+from outfall.web.apps.enforcement.services.writes import CaseWrite
+from outfall.web.apps.kit.writes import save_fields
 
 
 def _work(case: EnforcementCase) -> AbatementWork:
     work = AbatementWork.objects.filter(case=case).first()
     if work is None:
         raise InputError(
-            "abatement", "none", "no town abatement work is recorded", _cite(case, "costs.notice")
+            "abatement",
+            "none",
+            "no town abatement work is recorded",
+            policy.ACTIONS["costs.notice"].citation(case.article),
         )
     return work
 
@@ -73,37 +67,24 @@ def abatement_start(
     today: dt.date | None = None,
 ) -> AbatementWork:
     """The Town starts the work the violator failed to do by the order's deadline."""
-    policy.require(actor, "abatement.record", case)
-    cite = _cite(case, "abatement.record")
-    today = today_or(today)
-    day_on_record("started_on", started_on, today, cite)
-    if not description.strip():
-        raise InputError("description", description, "describe the work", cite)
-    with transaction.atomic():
-        locked = lock_row(case, "town")
+    write = CaseWrite(case, actor, "abatement.record", today)
+    write.day("started_on", started_on)
+    description = write.text("description", description, "describe the work")
+    with write.lock() as locked:
         if AbatementWork.objects.filter(case=locked).exists():
-            raise InputError("abatement", "exists", "the Town's work is already recorded", cite)
-        step = case_transition(
-            locked,
-            "start_abatement",
-            actor=actor,
-            today=today,
-            pending={"work_started_on": started_on},
-        )
+            raise InputError(
+                "abatement", "exists", "the Town's work is already recorded", write.cite
+            )
+        write.step("start_abatement", work_started_on=started_on)
         work = AbatementWork.objects.create(
-            case=locked, started_on=started_on, description=description.strip()
+            case=locked, started_on=started_on, description=description
         )
-        audit_record(
-            actor=actor,
-            town=locked.town,
-            action="enforcement.abatement_start",
-            section=step.section_for(locked.article),
-            summary=f"Town abatement started {started_on.isoformat()}",
-            obj=work,
-            case=locked,
-            changes={"description": work.description},
+        write.audit(
+            work,
+            "abatement_start",
+            f"Town abatement started {started_on.isoformat()}",
+            description=work.description,
         )
-    case.refresh_from_db()
     return work
 
 
@@ -111,34 +92,28 @@ def cost_item_add(
     case: EnforcementCase, *, actor, category: str, description: str, amount
 ) -> CostItem:
     """One cost of the Town's work, before the costs are noticed."""
-    policy.require(actor, "abatement.record", case)
-    cite = _cite(case, "abatement.record")
+    write = CaseWrite(case, actor, "abatement.record")
     if category not in CostItem.Category.values:
-        raise InputError("category", category, f"must be one of {CostItem.Category.values}", cite)
-    value = positive_amount("amount", amount, cite)
-    if not description.strip():
-        raise InputError("description", description, "say what the cost was for", cite)
-    with transaction.atomic():
-        locked = lock_row(case, "town")
+        raise InputError(
+            "category", category, f"must be one of {CostItem.Category.values}", write.cite
+        )
+    value = positive_amount("amount", amount, write.cite)
+    description = write.text("description", description, "say what the cost was for")
+    noticed = policy.ACTIONS["costs.notice"].citation(case.article)
+    with write.lock() as locked:
         work = _work(locked)
         if CostNotice.objects.filter(case=locked).exists():
             raise InputError(
-                "amount",
-                value,
-                "the costs were fixed when they were noticed",
-                _cite(case, "costs.notice"),
+                "amount", value, "the costs were fixed when they were noticed", noticed
             )
         item = CostItem.objects.create(
-            work=work, category=category, description=description.strip(), amount=value
+            work=work, category=category, description=description, amount=value
         )
-        audit_record(
-            actor=actor,
-            town=locked.town,
-            action="enforcement.cost_add",
-            section=_cite(case, "costs.notice"),
-            summary=f"{item.get_category_display()}: {item.description}, ${value}",
-            obj=item,
-            case=locked,
+        write.audit(
+            item,
+            "cost_add",
+            f"{item.get_category_display()}: {item.description}, ${value}",
+            section=noticed,
         )
     return item
 
@@ -147,30 +122,24 @@ def abatement_complete(
     case: EnforcementCase, *, actor, completed_on: dt.date, today: dt.date | None = None
 ) -> AbatementWork:
     """The Town's work is complete: the cost-notice clock starts (§ 267-10C(3); § 267-25B)."""
-    policy.require(actor, "abatement.record", case)
-    cite = _cite(case, "costs.notice")
-    today = today_or(today)
-    day_on_record("completed_on", completed_on, today, cite)
-    with transaction.atomic():
-        locked = lock_row(case, "town")
+    write = CaseWrite(case, actor, "abatement.record", today, cites="costs.notice")
+    write.day("completed_on", completed_on)
+    with write.lock() as locked:
         work = _work(locked)
-        not_before("completed_on", completed_on, work.started_on, "the start of the work", cite)
+        not_before(
+            "completed_on", completed_on, work.started_on, "the start of the work", write.cite
+        )
         if CostNotice.objects.filter(case=locked).exists():
             raise InputError(
-                "completed_on", completed_on.isoformat(), "the costs are noticed", cite
+                "completed_on", completed_on.isoformat(), "the costs are noticed", write.cite
             )
-        work.completed_on = completed_on
-        work.save(update_fields=["completed_on"])
+        save_fields(work, completed_on=completed_on)
         notice_by = _deadlines(locked, work)["cost_notice_by"]
-        audit_record(
-            actor=actor,
-            town=locked.town,
-            action="enforcement.abatement_complete",
-            section=cite,
-            summary=f"Town abatement complete {completed_on.isoformat()}; costs to be noticed "
+        write.audit(
+            work,
+            "abatement_complete",
+            f"Town abatement complete {completed_on.isoformat()}; costs to be noticed "
             f"by {notice_by.due.isoformat()}",
-            obj=work,
-            case=locked,
         )
     return work
 
@@ -187,21 +156,15 @@ def costs_notice(
 
     A notice sent after the law's window is recorded and flagged late, citing the section.
     """
-    policy.require(actor, "costs.notice", case)
-    today = today_or(today)
-    require_date("sent_on", sent_on)
-    cite = _cite(case, "costs.notice")
-    not_after_today("sent_on", sent_on, today, cite)
+    write = CaseWrite(case, actor, "costs.notice", today)
+    write.day("sent_on", sent_on)
     if received_on is not None:
         require_date("received_on", received_on)
-        not_before("received_on", received_on, sent_on, "the day the notice was sent", cite)
-        not_after_today("received_on", received_on, today, cite)
-    with transaction.atomic():
-        locked = lock_row(case, "town")
+        not_before("received_on", received_on, sent_on, "the day the notice was sent", write.cite)
+        not_after_today("received_on", received_on, write.today, write.cite)
+    with write.lock() as locked:
         work = _work(locked)
-        step = case_transition(
-            locked, "notice_costs", actor=actor, today=today, pending={"notice_sent_on": sent_on}
-        )
+        write.step("notice_costs", notice_sent_on=sent_on)
         amount = costs_recorded(locked)
         notice_by = _deadlines(locked, work)["cost_notice_by"]
         notice = CostNotice.objects.create(
@@ -221,26 +184,19 @@ def costs_notice(
             context={"notice": notice, "work": work, "items": items, "clocks": clocks},
         )
         late = (
-            f" LATE: the law wanted it by {notice_by.due.isoformat()} ({step.section_for(locked.article)})"
+            f" LATE: the law wanted it by {notice_by.due.isoformat()} ({write.section})"
             if notice.late
             else ""
         )
-        audit_record(
-            actor=actor,
-            town=locked.town,
-            action="enforcement.cost_notice",
-            section=step.section_for(locked.article),
-            summary=f"Costs of ${amount} noticed {sent_on.isoformat()}.{late}",
-            obj=notice,
-            case=locked,
-            changes={
-                "amount": amount,
-                "notice_by": notice_by.due,
-                "late": notice.late,
-                "document": doc.file.name,
-            },
+        write.audit(
+            notice,
+            "cost_notice",
+            f"Costs of ${amount} noticed {sent_on.isoformat()}.{late}",
+            amount=amount,
+            notice_by=notice_by.due,
+            late=notice.late,
+            document=doc.file.name,
         )
-    case.refresh_from_db()
     return notice
 
 
@@ -248,34 +204,21 @@ def notice_receipt_record(
     case: EnforcementCase, *, actor, received_on: dt.date, today: dt.date | None = None
 ) -> CostNotice:
     """The day the notice reached the violator or owner: the protest window runs from it."""
-    policy.require(actor, "costs.notice", case)
-    cite = _cite(case, "costs.notice")
-    today = today_or(today)
-    day_on_record("received_on", received_on, today, cite)
-    with transaction.atomic():
-        locked = lock_row(case, "town")
+    write = CaseWrite(case, actor, "costs.notice", today)
+    write.day("received_on", received_on)
+    with write.lock() as locked:
         notice = CostNotice.objects.filter(case=locked).first()
-        if notice is None:
-            raise InputError(
-                "received_on", received_on.isoformat(), "no cost notice was sent", cite
-            )
-        if notice.received_on is not None:
-            raise InputError(
-                "received_on", received_on.isoformat(), "receipt is already recorded", cite
-            )
-        not_before("received_on", received_on, notice.sent_on, "the day it was sent", cite)
-        notice.received_on = received_on
-        notice.save(update_fields=["received_on"])
+        if notice is None or notice.received_on is not None:
+            why = "no cost notice was sent" if notice is None else "receipt is already recorded"
+            raise InputError("received_on", received_on.isoformat(), why, write.cite)
+        not_before("received_on", received_on, notice.sent_on, "the day it was sent", write.cite)
+        save_fields(notice, received_on=received_on)
         protest_by = _deadlines(locked, _work(locked), notice)["protest_by"]
-        audit_record(
-            actor=actor,
-            town=locked.town,
-            action="enforcement.cost_notice_received",
-            section=cite,
-            summary=f"Cost notice received {received_on.isoformat()}; a protest may be filed "
+        write.audit(
+            notice,
+            "cost_notice_received",
+            f"Cost notice received {received_on.isoformat()}; a protest may be filed "
             f"until {protest_by.due.isoformat()}",
-            obj=notice,
-            case=locked,
         )
     return notice
 
@@ -289,29 +232,18 @@ def protest_file(
     today: dt.date | None = None,
 ) -> Protest:
     """A written protest of the amount or basis of the costs, inside the window."""
-    policy.require(actor, "protest.record", case)
-    cite = _cite(case, "protest.record")
-    today = today_or(today)
-    day_on_record("filed_on", filed_on, today, cite)
-    if not grounds.strip():
-        raise InputError("grounds", grounds, "state the grounds of the protest", cite)
-    with transaction.atomic():
-        locked = lock_row(case, "town")
-        step = case_transition(
-            locked, "file_protest", actor=actor, today=today, pending={"protest_filed_on": filed_on}
+    write = CaseWrite(case, actor, "protest.record", today)
+    write.day("filed_on", filed_on)
+    grounds = write.text("grounds", grounds, "state the grounds of the protest")
+    with write.lock() as locked:
+        write.step("file_protest", protest_filed_on=filed_on)
+        protest = Protest.objects.create(case=locked, filed_on=filed_on, grounds=grounds)
+        write.audit(
+            protest,
+            "protest",
+            f"Written protest of the costs filed {filed_on.isoformat()}",
+            grounds=protest.grounds,
         )
-        protest = Protest.objects.create(case=locked, filed_on=filed_on, grounds=grounds.strip())
-        audit_record(
-            actor=actor,
-            town=locked.town,
-            action="enforcement.protest",
-            section=step.section_for(locked.article),
-            summary=f"Written protest of the costs filed {filed_on.isoformat()}",
-            obj=protest,
-            case=locked,
-            changes={"grounds": protest.grounds},
-        )
-    case.refresh_from_db()
     return protest
 
 
@@ -331,39 +263,31 @@ def protest_decide(
 
     For Article II the clerk records the Board's vote, which must carry the decision.
     """
-    policy.require(actor, "protest.decide", case)
-    cite = _cite(case, "protest.decide")
-    today = today_or(today)
-    day_on_record("decided_on", decided_on, today, cite)
+    write = CaseWrite(case, actor, "protest.decide", today)
+    write.day("decided_on", decided_on)
     if decision == "affirm":
         decided_amount = None
     if case.article == "II":
         if votes_for is None or votes_against is None:
             raise InputError(
-                "votes_for", votes_for, "record the Board's vote, for and against", cite
+                "votes_for", votes_for, "record the Board's vote, for and against", write.cite
             )
         if votes_for <= votes_against:
             raise InputError(
                 "votes_for",
                 votes_for,
                 f"{votes_for} for and {votes_against} against does not carry the decision",
-                cite,
+                write.cite,
             )
-    with transaction.atomic():
-        locked = lock_row(case, "town")
+    with write.lock() as locked:
         protest = Protest.objects.filter(case=locked).first()
         if protest is None:
-            raise InputError("decision", decision, "no protest is on file", cite)
-        step = case_transition(
-            locked,
+            raise InputError("decision", decision, "no protest is on file", write.cite)
+        write.step(
             "decide_protest",
-            actor=actor,
-            today=today,
-            pending={
-                "protest_decision": decision,
-                "protest_decided_on": decided_on,
-                "decided_amount": decided_amount,
-            },
+            protest_decision=decision,
+            protest_decided_on=decided_on,
+            decided_amount=decided_amount,
         )
         protest.decision = decision
         protest.decided_on = decided_on
@@ -374,24 +298,17 @@ def protest_decide(
         protest.votes_against = votes_against
         protest.save()
         payment_due = _deadlines(locked, _work(locked), locked.cost_notice, protest)["payment_due"]
-        audit_record(
-            actor=actor,
-            town=locked.town,
-            action="enforcement.protest_decide",
-            section=step.section_for(locked.article),
-            summary=(
-                "Costs affirmed" if decision == "affirm" else f"Costs reduced to ${decided_amount}"
-            )
-            + f" on {decided_on.isoformat()}; payment due {payment_due.due.isoformat()}",
-            obj=protest,
-            case=locked,
-            changes={
-                "decision": decision,
-                "amount": decided_amount,
-                "votes": [votes_for, votes_against],
-            },
+        outcome = (
+            "Costs affirmed" if decision == "affirm" else f"Costs reduced to ${decided_amount}"
         )
-    case.refresh_from_db()
+        write.audit(
+            protest,
+            "protest_decide",
+            f"{outcome} on {decided_on.isoformat()}; payment due {payment_due.due.isoformat()}",
+            decision=decision,
+            amount=decided_amount,
+            votes=[votes_for, votes_against],
+        )
     return protest
 
 
@@ -411,19 +328,16 @@ def payment_record(
     Costs paid in full close the cost recovery (and release a recorded lien); a fine paid in
     full marks its ticket paid.
     """
-    policy.require(actor, "payment.record", case)
-    cite = _cite(case, "payment.record")
-    today = today_or(today)
-    day_on_record("paid_on", paid_on, today, cite)
-    value = positive_amount("amount", amount, cite)
+    write = CaseWrite(case, actor, "payment.record", today)
+    write.day("paid_on", paid_on)
+    value = positive_amount("amount", amount, write.cite)
     if applies_to not in ("costs", "fine"):
         raise InputError("applies_to", applies_to, 'must be "costs" or "fine"')
-    with transaction.atomic():
-        locked = lock_row(case, "town")
+    ticketed = policy.ACTIONS["ticket.issue"].citation(case.article)
+    with write.lock() as locked:
         if applies_to == "costs":
-            notice = CostNotice.objects.filter(case=locked).first()
-            if notice is None:
-                raise InputError("applies_to", applies_to, "no costs have been noticed", cite)
+            if not CostNotice.objects.filter(case=locked).exists():
+                raise InputError("applies_to", applies_to, "no costs have been noticed", write.cite)
             offence = None
         else:
             if offence is None or offence.case_id != locked.pk or offence.issued_on is None:
@@ -431,10 +345,12 @@ def payment_record(
                     "offence",
                     getattr(offence, "pk", None),
                     "a fine is paid on a ticket issued on this case",
-                    policy.ACTIONS["ticket.issue"].citation(case.article),
+                    ticketed,
                 )
             if offence.disposition != "noncriminal" or not offence.fine:
-                raise InputError("offence", offence.pk, "this ticket carries no fine to pay", cite)
+                raise InputError(
+                    "offence", offence.pk, "this ticket carries no fine to pay", write.cite
+                )
         payment = Payment.objects.create(
             case=locked,
             paid_on=paid_on,
@@ -444,35 +360,27 @@ def payment_record(
             offence=offence,
             recorded_by=actor,
         )
-        audit_record(
-            actor=actor,
-            town=locked.town,
-            action="enforcement.payment",
-            section=cite
-            if applies_to == "costs"
-            else policy.ACTIONS["ticket.issue"].citation(case.article),
-            summary=f"${value} paid on the {'costs' if applies_to == 'costs' else 'fine'} "
-            f"on {paid_on.isoformat()}",
-            obj=payment,
-            case=locked,
-            changes={"reference": payment.reference},
+        write.audit(
+            payment,
+            "payment",
+            f"${value} paid on the {applies_to} on {paid_on.isoformat()}",
+            section=write.cite if applies_to == "costs" else ticketed,
+            reference=payment.reference,
         )
         if applies_to == "costs":
-            balance = cost_balance(locked, on=today)
+            balance = cost_balance(locked, on=write.today)
             if balance.unpaid <= 0 and locked.state in (
                 "costs_noticed",
                 "protested",
                 "decided",
                 "lien",
             ):
-                case_transition(locked, "pay_costs", actor=actor, today=today)
+                write.step("pay_costs")
                 Lien.objects.filter(case=locked, released_on=None).update(released_on=paid_on)
         else:
             paid = fine_balance(locked).per_offence.get(offence.pk)
             if paid is not None and paid >= offence.fine and offence.paid_on is None:
-                offence.paid_on = paid_on
-                offence.save(update_fields=["paid_on"])
-    case.refresh_from_db()
+                save_fields(offence, paid_on=paid_on)
     return payment
 
 
@@ -484,13 +392,10 @@ def lien_request(
     The lien attaches on the day after payment was due (the law's `lien_on`); the letter to the
     Collector states the unpaid principal and the interest accrued to the day it is sent.
     """
-    policy.require(actor, "lien.request", case)
-    cite = _cite(case, "lien.request")
-    today = today_or(today)
-    sent_on = day_on_record("sent_on", sent_on or today, today, cite)
-    with transaction.atomic():
-        locked = lock_row(case, "town")
-        step = case_transition(locked, "convert_to_lien", actor=actor, today=sent_on)
+    write = CaseWrite(case, actor, "lien.request", today)
+    sent_on = write.day("sent_on", sent_on or write.today)
+    with write.lock() as locked:
+        write.step("convert_to_lien", on=sent_on)
         work = _work(locked)
         notice = locked.cost_notice
         protest = Protest.objects.filter(case=locked).first()
@@ -511,16 +416,12 @@ def lien_request(
             about=f"lien {lien.pk}",
             context={"lien": lien, "balance": balance, "notice": notice, "protest": protest},
         )
-        audit_record(
-            actor=actor,
-            town=locked.town,
-            action="enforcement.lien",
-            section=step.section_for(locked.article),
-            summary=f"Unpaid costs of ${lien.amount} a lien from {lien.effective_on.isoformat()}; "
+        write.audit(
+            lien,
+            "lien",
+            f"Unpaid costs of ${lien.amount} a lien from {lien.effective_on.isoformat()}; "
             f"the Collector asked on {sent_on.isoformat()}",
-            obj=lien,
-            case=locked,
-            changes={"interest": lien.interest_at_request, "document": doc.file.name},
+            interest=lien.interest_at_request,
+            document=doc.file.name,
         )
-    case.refresh_from_db()
     return lien

@@ -12,26 +12,22 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.db import transaction
-
 from outfall.kernel.errors import InputError
 from outfall.law import s267_10_enforcement
 from outfall.law.determination import Reason
 from outfall.law.errors import LawError
-from outfall.web.apps.audit.services import audit_record
-from outfall.web.apps.enforcement import policy
 from outfall.web.apps.enforcement.documents import document_generate
 from outfall.web.apps.enforcement.models import EnforcementCase, Offence
 from outfall.web.apps.enforcement.services.common import (
-    day_on_record,
     not_after_today,
     not_before,
     require_date,
-    today_or,
 )
+from outfall.web.apps.enforcement.services.writes import CaseWrite
 from outfall.web.apps.kit.locks import lock_row
 from outfall.web.apps.kit.refusals import Refused
 from outfall.web.apps.kit.snapshots import determination_snapshot
+from outfall.web.apps.kit.writes import save_fields
 
 
 class PenaltyRefused(Refused):
@@ -67,17 +63,15 @@ def offences_record(
     today: dt.date | None = None,
 ) -> list[Offence]:
     """Record the days a violation occurred or went on, one offence a day."""
-    policy.require(actor, "offence.record", case)
-    cite = policy.ACTIONS["offence.record"].citation(case.article)
-    today = today_or(today)
+    write = CaseWrite(case, actor, "offence.record", today)
+    cite = write.cite
     if not days:
         raise InputError("days", [], "name at least one day of violation", cite)
     for day in days:
         require_date("days", day, cite)
-        not_after_today("days", day, today, cite)
+        not_after_today("days", day, write.today, cite)
     wanted = sorted(set(days))
-    with transaction.atomic():
-        locked = lock_row(case, "town")
+    with write.lock() as locked:
         taken = set(locked.offences.filter(on__in=wanted).values_list("on", flat=True))
         if taken:
             raise InputError(
@@ -108,15 +102,11 @@ def offences_record(
         _renumber(locked)
         for offence in created:
             offence.refresh_from_db()
-            audit_record(
-                actor=actor,
-                town=locked.town,
-                action="enforcement.offence",
-                section=cite,
-                summary=f"Offence number {offence.number} of {locked.violator_name}: "
+            write.audit(
+                offence,
+                "offence",
+                f"Offence number {offence.number} of {locked.violator_name}: "
                 f"violation on {offence.on.isoformat()}",
-                obj=offence,
-                case=locked,
             )
     return created
 
@@ -148,14 +138,29 @@ def penalty_preview(case: EnforcementCase, offence: Offence, *, criminal: bool =
     return det, None
 
 
-def _open_offence(offence: Offence, cite: str) -> None:
+def _dispose(write: CaseWrite, offence: Offence, on: dt.date, *, criminal: bool = False):
+    """(offence, determination): one offence of the locked case ticketed or referred on `on`,
+    read again and locked, refused when already disposed of or when the law gives no penalty;
+    the caller adds its own fields and saves it."""
+    offence = lock_row(offence)
     if offence.disposition:
         raise InputError(
             "offence",
             offence.on.isoformat(),
             f"already {offence.get_disposition_display().lower()}",
-            cite,
+            write.cite,
         )
+    det, refusal = penalty_preview(write.locked, offence, criminal=criminal)
+    if refusal is not None:
+        raise refusal
+    penalty = det.outcome["offenses"][0]
+    offence.disposition = "criminal" if criminal else "noncriminal"
+    offence.kind = "fine" if criminal else penalty["kind"]
+    offence.fine = penalty["fine_usd"]
+    offence.issued_on = on
+    offence.issued_by = write.actor
+    offence.determination = determination_snapshot(det)
+    return offence, det
 
 
 def ticket_issue(
@@ -167,28 +172,11 @@ def ticket_issue(
     today: dt.date | None = None,
 ) -> Offence:
     """The DPW Director's noncriminal ticket for one offence, with its PDF."""
-    case = offence.case
-    policy.require(actor, "ticket.issue", case)
-    cite = policy.ACTIONS["ticket.issue"].citation(case.article)
-    today = today_or(today)
-    day_on_record(
-        "issued_on", issued_on, today, cite, after=offence.on, what="the day of the offence"
-    )
-    with transaction.atomic():
-        locked = lock_row(case, "town")
-        offence = lock_row(offence)
-        _open_offence(offence, cite)
-        det, refusal = penalty_preview(locked, offence)
-        if refusal is not None:
-            raise refusal
-        step = det.outcome["offenses"][0]
-        offence.disposition = "noncriminal"
-        offence.kind = step["kind"]
-        offence.fine = step["fine_usd"]
-        offence.issued_on = issued_on
-        offence.issued_by = actor
+    write = CaseWrite(offence.case, actor, "ticket.issue", today)
+    write.day("issued_on", issued_on, after=offence.on, what="the day of the offence")
+    with write.lock() as locked:
+        offence, det = _dispose(write, offence, issued_on)
         offence.ticket_number = ticket_number.strip() or f"{locked.number}-T{offence.number}"
-        offence.determination = determination_snapshot(det)
         offence.save()
         doc = document_generate(
             locked,
@@ -197,17 +185,15 @@ def ticket_issue(
             about=f"ticket {offence.ticket_number}",
             context={"offence": offence, "determination": det},
         )
-        audit_record(
-            actor=actor,
-            town=locked.town,
-            action="enforcement.ticket",
-            section=cite,
-            summary=f"Ticket {offence.ticket_number} for offence {offence.number} "
-            f"({offence.on.isoformat()}): "
-            + ("warning" if offence.kind == "warning" else f"${offence.fine}"),
-            obj=offence,
-            case=locked,
-            changes={"fine": offence.fine, "kind": offence.kind, "document": doc.file.name},
+        amount = "warning" if offence.kind == "warning" else f"${offence.fine}"
+        write.audit(
+            offence,
+            "ticket",
+            f"Ticket {offence.ticket_number} for offence {offence.number} "
+            f"({offence.on.isoformat()}): {amount}",
+            fine=offence.fine,
+            kind=offence.kind,
+            document=doc.file.name,
         )
     offence.refresh_from_db()
     return offence
@@ -222,39 +208,18 @@ def criminal_refer(
     today: dt.date | None = None,
 ) -> Offence:
     """Refer one offence for prosecution; records the most the court may fine for it."""
-    case = offence.case
-    policy.require(actor, "criminal.refer", case)
-    cite = policy.ACTIONS["criminal.refer"].citation(case.article)
-    today = today_or(today)
-    day_on_record(
-        "referred_on", referred_on, today, cite, after=offence.on, what="the day of the offence"
-    )
-    if not court.strip():
-        raise InputError("court", court, "name the court", cite)
-    with transaction.atomic():
-        locked = lock_row(case, "town")
-        offence = lock_row(offence)
-        _open_offence(offence, cite)
-        det, refusal = penalty_preview(locked, offence, criminal=True)
-        if refusal is not None:
-            raise refusal
-        offence.disposition = "criminal"
-        offence.kind = "fine"
-        offence.fine = det.outcome["offenses"][0]["fine_usd"]
-        offence.issued_on = referred_on
-        offence.issued_by = actor
-        offence.court = court.strip()
-        offence.determination = determination_snapshot(det)
+    write = CaseWrite(offence.case, actor, "criminal.refer", today)
+    write.day("referred_on", referred_on, after=offence.on, what="the day of the offence")
+    court = write.text("court", court, "name the court")
+    with write.lock():
+        offence, _det = _dispose(write, offence, referred_on, criminal=True)
+        offence.court = court
         offence.save()
-        audit_record(
-            actor=actor,
-            town=locked.town,
-            action="enforcement.criminal_referral",
-            section=cite,
-            summary=f"Offence {offence.number} ({offence.on.isoformat()}) referred to "
+        write.audit(
+            offence,
+            "criminal_referral",
+            f"Offence {offence.number} ({offence.on.isoformat()}) referred to "
             f"{offence.court}; a fine of up to ${offence.fine}",
-            obj=offence,
-            case=locked,
         )
     return offence
 
@@ -269,30 +234,20 @@ def appeal_record(
     today: dt.date | None = None,
 ) -> Offence:
     """An appeal to court of a ticket or order (§ 267-10G; § 267-25E), and its outcome."""
-    case = offence.case
-    policy.require(actor, "appeal.record", case)
-    cite = policy.ACTIONS["appeal.record"].citation(case.article)
-    today = today_or(today)
-    day_on_record("appealed_on", appealed_on, today, cite)
+    write = CaseWrite(offence.case, actor, "appeal.record", today)
+    write.day("appealed_on", appealed_on)
     if offence.issued_on is None:
-        raise InputError("offence", offence.on.isoformat(), "no ticket or referral to appeal", cite)
-    not_before("appealed_on", appealed_on, offence.issued_on, "the ticket", cite)
-    if not court.strip():
-        raise InputError("court", court, "name the court", cite)
-    with transaction.atomic():
-        locked = lock_row(case, "town")
-        offence.appealed_on = appealed_on
-        offence.court = court.strip()
-        offence.court_outcome = outcome.strip()
-        offence.save(update_fields=["appealed_on", "court", "court_outcome"])
-        audit_record(
-            actor=actor,
-            town=locked.town,
-            action="enforcement.appeal",
-            section=cite,
-            summary=f"Appeal to {offence.court} on {appealed_on.isoformat()}"
+        raise InputError(
+            "offence", offence.on.isoformat(), "no ticket or referral to appeal", write.cite
+        )
+    not_before("appealed_on", appealed_on, offence.issued_on, "the ticket", write.cite)
+    court = write.text("court", court, "name the court")
+    with write.lock():
+        save_fields(offence, appealed_on=appealed_on, court=court, court_outcome=outcome.strip())
+        write.audit(
+            offence,
+            "appeal",
+            f"Appeal to {offence.court} on {appealed_on.isoformat()}"
             + (f": {offence.court_outcome}" if offence.court_outcome else ""),
-            obj=offence,
-            case=locked,
         )
     return offence

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.db import transaction
 from django.utils import timezone
 
 from outfall.compliance.lifecycle import enforcement as lifecycle
-from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.enforcement.facts import enforcement_facts
 from outfall.web.apps.enforcement.models import EnforcementCase
-from outfall.web.apps.kit.locks import lock_row
+from outfall.web.apps.kit.writes import audit, write_lock
 
 
 def case_transition(
@@ -31,8 +29,7 @@ def case_transition(
     for update so two people cannot both take a step only one may take.
     """
     today = today or timezone.localdate()
-    with transaction.atomic():
-        locked = lock_row(case, "town")
+    with write_lock(case) as locked:
         facts = enforcement_facts(locked, today=today, **(pending or {}))
         step = lifecycle.attempt(name, locked.state, facts)
         before = locked.state
@@ -42,14 +39,14 @@ def case_transition(
             locked.closed_on = today
             fields.append("closed_on")
         locked.save(update_fields=fields)
-        audit_record(
-            actor=actor,
-            town=locked.town,
-            action=f"enforcement.{name}",
-            section=step.section_for(locked.article),
-            summary=summary or step.label,
-            obj=locked,
-            changes={"state": [before, locked.state], **(extra or {})},
+        audit(
+            actor,
+            locked,
+            f"enforcement.{name}",
+            step.section_for(locked.article),
+            summary or step.label,
+            state=[before, locked.state],
+            **(extra or {}),
         )
     case.state = locked.state
     case.closed_on = locked.closed_on

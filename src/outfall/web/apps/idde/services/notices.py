@@ -18,10 +18,9 @@ from django.utils import timezone
 
 from outfall.kernel.errors import InputError
 from outfall.law.s267_07_discharges import classify_discharge
-from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.idde.models import DischargeNotice
-from outfall.web.apps.kit.locks import lock_row
 from outfall.web.apps.kit.snapshots import determination_snapshot
+from outfall.web.apps.kit.writes import audit, save_fields, write_lock
 
 DYE_TEST = "§ 267-7D(2)(m)"
 POOL = "§ 267-7D(2)(k)"
@@ -37,6 +36,27 @@ def _stamp(moment: dt.datetime) -> str:
     return _local(moment).strftime("%Y-%m-%d %H:%M")
 
 
+def _must_follow(field, moment, received_at, what: str, notice: str, rule: str, section) -> None:
+    """Refuse `what` at a time not after `notice` was received, saying the `rule` it breaks."""
+    if moment <= received_at:
+        raise InputError(
+            field,
+            _stamp(moment),
+            f"{what} would not come after {notice} was received ({_stamp(received_at)}); {rule}",
+            section,
+        )
+
+
+def _notice_record(
+    actor, action: str, section: str, summary: str, changes: dict | None = None, **fields
+) -> DischargeNotice:
+    """Save a new notice of `fields` with its audit row in one transaction."""
+    with transaction.atomic():
+        notice = DischargeNotice.objects.create(recorded_by=actor, **fields)
+        audit(actor, notice, action, section, summary, **(changes or {}))
+    return notice
+
+
 def dye_test_log(
     *,
     town,
@@ -49,45 +69,35 @@ def dye_test_log(
     actor,
 ) -> DischargeNotice:
     """Log a dye test's verbal notification; the notice must come before the test."""
-    if test_at <= received_at:
-        raise InputError(
-            "test_at",
-            _stamp(test_at),
-            f"the dye test would not come after the verbal notice was received "
-            f"({_stamp(received_at)}); the notice must precede the test",
-            DYE_TEST,
-        )
+    _must_follow(
+        "test_at",
+        test_at,
+        received_at,
+        "the dye test",
+        "the verbal notice",
+        "the notice must precede the test",
+        DYE_TEST,
+    )
     det = classify_discharge(
         "dye_testing",
         {"verbal_notice_before_test": True},
         as_of=_local(test_at).date(),
         town=town.slug,
     )
-    with transaction.atomic():
-        notice = DischargeNotice.objects.create(
-            town=town,
-            kind=Kind.DYE_TEST,
-            property_address=property_address,
-            person_name=person_name,
-            received_at=received_at,
-            planned_for=test_at,
-            details={
-                "told_by": told_by,
-                "notes": notes,
-                "determination": determination_snapshot(det),
-            },
-            recorded_by=actor,
-        )
-        audit_record(
-            actor=actor,
-            town=town,
-            action="discharge_notice.dye_test",
-            section=DYE_TEST,
-            summary=f"Dye test at {property_address} on {_stamp(test_at)}: {person_name} told "
-            f"the Department by {told_by} at {_stamp(received_at)}",
-            obj=notice,
-        )
-    return notice
+    return _notice_record(
+        actor,
+        "discharge_notice.dye_test",
+        DYE_TEST,
+        f"Dye test at {property_address} on {_stamp(test_at)}: {person_name} told "
+        f"the Department by {told_by} at {_stamp(received_at)}",
+        town=town,
+        kind=Kind.DYE_TEST,
+        property_address=property_address,
+        person_name=person_name,
+        received_at=received_at,
+        planned_for=test_at,
+        details={"told_by": told_by, "notes": notes, "determination": determination_snapshot(det)},
+    )
 
 
 def pool_draining_declare(
@@ -111,30 +121,22 @@ def pool_draining_declare(
     det = classify_discharge(
         "swimming_pool", conditions, as_of=_local(drain_at).date(), town=town.slug
     )
-    with transaction.atomic():
-        notice = DischargeNotice.objects.create(
-            town=town,
-            kind=Kind.POOL_DRAINING,
-            property_address=property_address,
-            person_name=person_name,
-            received_at=received_at,
-            planned_for=drain_at,
-            details={"conditions": conditions, "determination": determination_snapshot(det)},
-            approved=None,
-            recorded_by=actor,
-        )
-        unmet = det.details["unmet_conditions"]
-        audit_record(
-            actor=actor,
-            town=town,
-            action="discharge_notice.pool_draining",
-            section=POOL,
-            summary=f"Pool draining declared at {property_address} for {_stamp(drain_at)}: "
-            f"{det.outcome}" + (f" (unmet: {', '.join(unmet)})" if unmet else ""),
-            obj=notice,
-            changes=conditions,
-        )
-    return notice
+    unmet = det.details["unmet_conditions"]
+    return _notice_record(
+        actor,
+        "discharge_notice.pool_draining",
+        POOL,
+        f"Pool draining declared at {property_address} for {_stamp(drain_at)}: "
+        f"{det.outcome}" + (f" (unmet: {', '.join(unmet)})" if unmet else ""),
+        conditions,
+        town=town,
+        kind=Kind.POOL_DRAINING,
+        property_address=property_address,
+        person_name=person_name,
+        received_at=received_at,
+        planned_for=drain_at,
+        details={"conditions": conditions, "determination": determination_snapshot(det)},
+    )
 
 
 def advance_approval_request(
@@ -148,36 +150,29 @@ def advance_approval_request(
     actor,
 ) -> DischargeNotice:
     """Log a request for the Department's advance written approval of a discharge."""
-    if discharge_at <= received_at:
-        raise InputError(
-            "discharge_at",
-            _stamp(discharge_at),
-            f"the discharge would not come after the request was received "
-            f"({_stamp(received_at)}); the approval must be given in advance",
-            ADVANCE_APPROVAL,
-        )
-    with transaction.atomic():
-        notice = DischargeNotice.objects.create(
-            town=town,
-            kind=Kind.ADVANCE_APPROVAL,
-            property_address=property_address,
-            person_name=person_name,
-            received_at=received_at,
-            planned_for=discharge_at,
-            details={"description": description},
-            approved=None,
-            recorded_by=actor,
-        )
-        audit_record(
-            actor=actor,
-            town=town,
-            action="discharge_notice.advance_approval_request",
-            section=ADVANCE_APPROVAL,
-            summary=f"Advance written approval asked by {person_name} for a discharge at "
-            f"{property_address} on {_stamp(discharge_at)}",
-            obj=notice,
-        )
-    return notice
+    _must_follow(
+        "discharge_at",
+        discharge_at,
+        received_at,
+        "the discharge",
+        "the request",
+        "the approval must be given in advance",
+        ADVANCE_APPROVAL,
+    )
+    return _notice_record(
+        actor,
+        "discharge_notice.advance_approval_request",
+        ADVANCE_APPROVAL,
+        f"Advance written approval asked by {person_name} for a discharge at "
+        f"{property_address} on {_stamp(discharge_at)}",
+        town=town,
+        kind=Kind.ADVANCE_APPROVAL,
+        property_address=property_address,
+        person_name=person_name,
+        received_at=received_at,
+        planned_for=discharge_at,
+        details={"description": description},
+    )
 
 
 def advance_approval_decide(
@@ -190,8 +185,7 @@ def advance_approval_decide(
     actor,
 ) -> DischargeNotice:
     """The Director's decision; an approval dated after the planned discharge is refused."""
-    with transaction.atomic():
-        n = lock_row(notice, "town")
+    with write_lock(notice) as n:
         if n.kind != Kind.ADVANCE_APPROVAL:
             raise InputError("kind", n.kind, "only a request for advance approval is decided")
         if n.approved is not None:
@@ -223,24 +217,23 @@ def advance_approval_decide(
             as_of=discharge_day,
             town=n.town.slug,
         )
-        n.approved = approved
-        n.details = {
-            **n.details,
+        decision = {
             "decided_on": decided_on.isoformat(),
             "decided_by": actor.get_full_name() or actor.get_username(),
             "conditions": conditions,
             "reason": reason,
             "determination": determination_snapshot(det),
         }
-        n.save(update_fields=["approved", "details"])
-        audit_record(
-            actor=actor,
-            town=n.town,
-            action="discharge_notice.advance_approval_decide",
-            section=ADVANCE_APPROVAL,
-            summary=f"Advance written approval {'given' if approved else 'refused'} on "
+        save_fields(n, approved=approved, details={**n.details, **decision})
+        audit(
+            actor,
+            n,
+            "discharge_notice.advance_approval_decide",
+            ADVANCE_APPROVAL,
+            f"Advance written approval {'given' if approved else 'refused'} on "
             f"{decided_on.isoformat()} for the discharge at {n.property_address}",
-            obj=n,
-            changes={"approved": approved, "conditions": conditions, "reason": reason},
+            approved=approved,
+            conditions=conditions,
+            reason=reason,
         )
     return n

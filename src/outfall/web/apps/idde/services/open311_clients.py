@@ -12,9 +12,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from outfall.kernel.errors import InputError
-from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.idde.models import Open311Client
-from outfall.web.apps.kit.locks import lock_row
+from outfall.web.apps.kit.writes import audit, save_fields, write_lock
 
 SECTION = "§ 267-5"
 KEY_PREFIX = "o311_"
@@ -42,33 +41,27 @@ def open311_client_create(town, *, name: str, actor) -> tuple[Open311Client, str
             key_prefix=raw[:SHOWN_PREFIX_CHARS],
             created_by=actor,
         )
-        audit_record(
-            actor=actor,
-            town=town,
-            action="open311_client.create",
-            section=SECTION,
-            summary=f"Open311 api_key {client.key_prefix}… issued to {name}",
-            obj=client,
+        audit(
+            actor,
+            client,
+            "open311_client.create",
+            SECTION,
+            f"Open311 api_key {client.key_prefix}… issued to {name}",
         )
     return client, raw
 
 
 def open311_client_revoke(client: Open311Client, *, actor) -> Open311Client:
     """Revoke a client's key: the Open311 endpoint refuses it from now on."""
-    with transaction.atomic():
-        c = lock_row(client, "town")
+    with write_lock(client) as c:
         if not c.active:
             raise InputError("client", c.name, "this key is already revoked")
-        c.active = False
-        c.revoked_at = timezone.now()
-        c.revoked_by = actor
-        c.save(update_fields=["active", "revoked_at", "revoked_by"])
-        audit_record(
-            actor=actor,
-            town=c.town,
-            action="open311_client.revoke",
-            section=SECTION,
-            summary=f"Open311 api_key {c.key_prefix or c.pk}… of {c.name} revoked",
-            obj=c,
+        save_fields(c, active=False, revoked_at=timezone.now(), revoked_by=actor)
+        audit(
+            actor,
+            c,
+            "open311_client.revoke",
+            SECTION,
+            f"Open311 api_key {c.key_prefix or c.pk}… of {c.name} revoked",
         )
     return c

@@ -22,11 +22,10 @@ from outfall.compliance.lifecycle.spill import (
 from outfall.kernel.errors import InputError
 from outfall.law.determination import Determination
 from outfall.law.s267_09_spills import spill_deadlines
-from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.idde.models import Spill
 from outfall.web.apps.idde.services.discharge_permits import next_number
-from outfall.web.apps.kit.locks import lock_row
 from outfall.web.apps.kit.snapshots import determination_snapshot
+from outfall.web.apps.kit.writes import audit, save_fields, write_lock
 
 SECTION = "§ 267-9"
 
@@ -55,8 +54,15 @@ def spill_law(spill: Spill) -> Determination:
     )
 
 
-def _retention(det: Determination) -> dt.date | None:
-    return next((d.due for d in det.outcome if d.key == "records_kept_until"), None)
+def _save_with_law(spill: Spill) -> None:
+    """Save the release with the law's deadlines as the record stands, and the day its record
+    may be discarded as the law gives it."""
+    det = spill_law(spill)
+    spill.records_kept_until = next(
+        (d.due for d in det.outcome if d.key == "records_kept_until"), None
+    )
+    spill.determination = determination_snapshot(det)
+    spill.save()
 
 
 def spill_report(
@@ -87,18 +93,14 @@ def spill_report(
             discovered_at=discovered_at,
             recorded_by=actor,
         )
-        det = spill_law(spill)
-        spill.records_kept_until = _retention(det)
-        spill.determination = determination_snapshot(det)
-        spill.save()
-        audit_record(
-            actor=actor,
-            town=town,
-            action="spill.report",
-            section=SECTION,
-            summary=f"Release of {spill.get_material_display().lower()} at {facility} "
+        _save_with_law(spill)
+        audit(
+            actor,
+            spill,
+            "spill.report",
+            SECTION,
+            f"Release of {spill.get_material_display().lower()} at {facility} "
             f"discovered {_local(discovered_at):%Y-%m-%d %H:%M}",
-            obj=spill,
         )
     return spill
 
@@ -141,33 +143,24 @@ def spill_notifications_record(
                 f"is before the notice it confirms ({first.isoformat()})",
                 SECTION,
             )
-    with transaction.atomic():
-        s = lock_row(spill, "town")
-        before = {
-            "fire_police_notified_at": s.fire_police_notified_at,
-            "department_notified_at": s.department_notified_at,
-            "written_confirmation_on": s.written_confirmation_on,
-        }
-        s.fire_police_notified_at = fire_police_notified_at
-        s.department_notified_at = department_notified_at
-        s.written_confirmation_on = written_confirmation_on
-        det = spill_law(s)
-        s.records_kept_until = _retention(det)
-        s.determination = determination_snapshot(det)
-        s.save()
-        after = {
-            "fire_police_notified_at": fire_police_notified_at,
-            "department_notified_at": department_notified_at,
-            "written_confirmation_on": written_confirmation_on,
-        }
-        audit_record(
-            actor=actor,
-            town=s.town,
-            action="spill.notifications",
-            section=SECTION,
-            summary=f"Notifications of {s.number} recorded",
-            obj=s,
-            changes={"before": before, "after": after},
+    after = {
+        "fire_police_notified_at": fire_police_notified_at,
+        "department_notified_at": department_notified_at,
+        "written_confirmation_on": written_confirmation_on,
+    }
+    with write_lock(spill) as s:
+        before = {name: getattr(s, name) for name in after}
+        for name, value in after.items():
+            setattr(s, name, value)
+        _save_with_law(s)
+        audit(
+            actor,
+            s,
+            "spill.notifications",
+            SECTION,
+            f"Notifications of {s.number} recorded",
+            before=before,
+            after=after,
         )
     return s
 
@@ -206,25 +199,18 @@ def spill_containment_record(spill: Spill, *, contained_on: dt.date, note: str, 
     """Record that the release was contained and cleaned up, and how (§ 267-9)."""
     _not_in_future("contained_on", contained_on)
     note = (note or "").strip()
-    with transaction.atomic():
-        s = lock_row(spill, "town")
-        state = spill_state(s.contained_on, s.closed_on)
-        step = attempt(
-            "record_containment",
-            state,
-            spill_facts(s, contained_on=contained_on, containment_note=note),
-        )
-        s.contained_on = contained_on
-        s.containment_note = note
-        s.save(update_fields=["contained_on", "containment_note"])
-        audit_record(
-            actor=actor,
-            town=s.town,
-            action="spill.contain",
-            section=step.section,
-            summary=f"{s.number}: contained and cleaned up on {contained_on.isoformat()}",
-            obj=s,
-            changes={"contained_on": contained_on, "note": note},
+    with write_lock(spill) as s:
+        facts = spill_facts(s, contained_on=contained_on, containment_note=note)
+        step = attempt("record_containment", spill_state(s.contained_on, s.closed_on), facts)
+        save_fields(s, contained_on=contained_on, containment_note=note)
+        audit(
+            actor,
+            s,
+            "spill.contain",
+            step.section,
+            f"{s.number}: contained and cleaned up on {contained_on.isoformat()}",
+            contained_on=contained_on,
+            note=note,
         )
     return s
 
@@ -243,8 +229,7 @@ def spill_close(
     record. A refused step saves nothing."""
     _not_in_future("closed_on", closed_on)
     never = list(dict.fromkeys(never_given))
-    with transaction.atomic():
-        s = lock_row(spill, "town")
+    with write_lock(spill) as s:
         facts = spill_facts(
             s,
             closed_on=closed_on,
@@ -262,26 +247,23 @@ def spill_close(
                     SECTION,
                 )
         step = attempt("close", spill_state(s.contained_on, s.closed_on), facts)
-        s.closed_on = closed_on
-        s.prevention_steps = facts.prevention_steps
-        s.notices_never_given = never
-        s.closing_note = (note or "").strip()
-        s.save(
-            update_fields=["closed_on", "prevention_steps", "notices_never_given", "closing_note"]
+        save_fields(
+            s,
+            closed_on=closed_on,
+            prevention_steps=facts.prevention_steps,
+            notices_never_given=never,
+            closing_note=(note or "").strip(),
         )
         gaps = f"; never given: {', '.join(never)}" if never else ""
-        audit_record(
-            actor=actor,
-            town=s.town,
-            action="spill.close",
-            section=step.section,
-            summary=f"{s.number} closed on {closed_on.isoformat()}{gaps}",
-            obj=s,
-            changes={
-                "closed_on": closed_on,
-                "never_given": never,
-                "prevention_steps": s.prevention_steps,
-                "note": s.closing_note,
-            },
+        audit(
+            actor,
+            s,
+            "spill.close",
+            step.section,
+            f"{s.number} closed on {closed_on.isoformat()}{gaps}",
+            closed_on=closed_on,
+            never_given=never,
+            prevention_steps=s.prevention_steps,
+            note=s.closing_note,
         )
     return s
