@@ -12,7 +12,7 @@ the Department's practice to its own rules (§ 267-6).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from outfall.kernel.errors import InputError
 
@@ -64,14 +64,7 @@ class Threshold:
     to_be_confirmed: bool = True
 
     def as_dict(self) -> dict:
-        return {
-            "parameter": self.parameter,
-            "operator": self.operator,
-            "value": self.value,
-            "unit": self.unit,
-            "source": self.source,
-            "to_be_confirmed": self.to_be_confirmed,
-        }
+        return asdict(self)
 
     @property
     def text(self) -> str:
@@ -117,13 +110,7 @@ class Setting:
         return SETTING_LABELS.get(self.key, self.key)
 
     def as_dict(self) -> dict:
-        return {
-            "key": self.key,
-            "value": self.value,
-            "unit": self.unit,
-            "source": self.source,
-            "to_be_confirmed": self.to_be_confirmed,
-        }
+        return asdict(self)
 
 
 DRY_WEATHER_HOURS = "dry_weather_hours"

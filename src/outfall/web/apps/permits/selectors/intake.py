@@ -9,7 +9,7 @@ too (`*_STATES`), so the services refuse what the panel does not offer.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from django.http import Http404
 from django.utils import timezone
@@ -75,14 +75,7 @@ class ChecklistItem:
     blocking: bool = True
 
     def as_dict(self) -> dict:
-        return {
-            "key": self.key,
-            "label": self.label,
-            "citation": self.citation,
-            "met": self.met,
-            "detail": self.detail,
-            "blocking": self.blocking,
-        }
+        return asdict(self)
 
 
 def owners_of(application: Application) -> list[str]:
@@ -110,8 +103,11 @@ def abutters_list_age_days(application: Application, today: dt.date) -> int | No
     return (today - application.abutters_certified_on).days
 
 
-def _uploaded(application: Application, kind: str) -> bool:
-    return application.uploads.filter(kind=kind).exists()
+def _document_item(application: Application, key: str, label: str, kind: str) -> ChecklistItem:
+    """Whether a document of `kind` is among the uploads (§ 267-18A)."""
+    uploaded = application.uploads.filter(kind=kind).exists()
+    detail = "uploaded" if uploaded else "not uploaded"
+    return ChecklistItem(key, label, "§ 267-18A", uploaded, detail)
 
 
 def _fee_item(application: Application, kind: str, label: str) -> ChecklistItem:
@@ -153,12 +149,11 @@ def intake_checklist(
         )
     )
     items.append(
-        ChecklistItem(
+        _document_item(
+            a,
             "plan_document",
             "Stormwater management plan and project description (PDF)",
-            "§ 267-18A",
-            _uploaded(a, Upload.Kind.PLAN),
-            "uploaded" if _uploaded(a, Upload.Kind.PLAN) else "not uploaded",
+            Upload.Kind.PLAN,
         )
     )
     om_missing = om_plan_missing(a)
@@ -174,12 +169,8 @@ def intake_checklist(
         )
     )
     items.append(
-        ChecklistItem(
-            "om_document",
-            "Operation and maintenance plan (PDF)",
-            "§ 267-18A",
-            _uploaded(a, Upload.Kind.OM_PLAN),
-            "uploaded" if _uploaded(a, Upload.Kind.OM_PLAN) else "not uploaded",
+        _document_item(
+            a, "om_document", "Operation and maintenance plan (PDF)", Upload.Kind.OM_PLAN
         )
     )
     unsigned = unsigned_owners(a)
