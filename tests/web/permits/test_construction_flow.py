@@ -16,6 +16,7 @@ from pypdf import PdfReader
 
 from outfall.web.apps.audit.models import AuditEvent
 from outfall.web.apps.permits.models import GeneratedDocument, Permit
+from tests.web.pdfs import real_pdf
 
 pytestmark = pytest.mark.django_db
 
@@ -139,7 +140,7 @@ def test_a_permit_walks_from_issue_to_certificate_and_a_closed_file_role_by_role
                 "engineer_name": "Rita Engineer",
                 "pe_license": "PE-41234",
                 "certified": "on",
-                "file": SimpleUploadedFile("asbuilt.pdf", b"%PDF-1.4\n%%EOF\n", "application/pdf"),
+                "file": SimpleUploadedFile("asbuilt.pdf", real_pdf(), "application/pdf"),
             },
         )
         as_built = application.as_builts.get()

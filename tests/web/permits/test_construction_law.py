@@ -28,6 +28,7 @@ from outfall.web.apps.permits.models import (
     SuretyRelease,
 )
 from outfall.web.apps.permits.services import construction as svc
+from tests.web.pdfs import real_pdf
 
 pytestmark = pytest.mark.django_db
 D = dt.date
@@ -42,7 +43,7 @@ def png(name="site.png") -> SimpleUploadedFile:
 
 
 def pdf(name="as-built.pdf") -> SimpleUploadedFile:
-    return SimpleUploadedFile(name, b"%PDF-1.4\n1 0 obj<<>>endobj\n%%EOF\n", "application/pdf")
+    return SimpleUploadedFile(name, real_pdf(), "application/pdf")
 
 
 @pytest.fixture

@@ -23,8 +23,9 @@ from outfall.web.apps.permits.models import (
     PlanItem,
     Upload,
 )
+from tests.web.pdfs import real_pdf
 
-PDF = b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"
+PDF = real_pdf()
 SITE_FILE = Path(__file__).resolve().parents[3] / "examples/sites/maple-street-subdivision.yaml"
 COMPLETE_OM_PLAN = {
     "owners": ["A. Owner"],

@@ -19,6 +19,7 @@ the same way, done once.
 - `api`: the JSON API's page, town, reasons, steps and refusal answers;
 - `selectors`: a record of what the reader may see, or a 404 (`row_or_404`, `found`);
 - `credentials`: the audit row of a person's own token or calendar address;
+- `pdfs`: an uploaded PDF opened and its pages counted, not only sniffed (`pdf_checked`);
 - `commands`: the daily commands' `--date`;
 - templates `kit/step.html`, `kit/_refusal.html`, `kit/_field.html` (pages) and
   `kit/document.html` with `kit/document.css` (the printed-document base).

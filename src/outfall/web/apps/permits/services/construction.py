@@ -32,6 +32,7 @@ from outfall.web.apps.core.roles import Role
 from outfall.web.apps.kit.images import image_size_checked
 from outfall.web.apps.kit.locks import lock_row
 from outfall.web.apps.kit.mail import mail_on_commit
+from outfall.web.apps.kit.pdfs import pdf_checked
 from outfall.web.apps.permits.documents import document_generate
 from outfall.web.apps.permits.facts import permit_clock_for, permit_facts
 from outfall.web.apps.permits.models import (
@@ -149,6 +150,7 @@ def _check_image(uploaded) -> tuple[bytes, str]:
 
 def _check_pdf(uploaded) -> tuple[bytes, str]:
     content, _ = _sniffed_upload(uploaded, kinds={".pdf": (b"%PDF-",)}, label="the drawings")
+    pdf_checked(content, field="file", name=uploaded.name)
     return content, "application/pdf"
 
 

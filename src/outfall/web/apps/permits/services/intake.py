@@ -50,6 +50,7 @@ from outfall.web.apps.core.permissions import is_permit_staff
 from outfall.web.apps.kit.cells import cell_from_import
 from outfall.web.apps.kit.locks import lock_row
 from outfall.web.apps.kit.mail import mail_on_commit
+from outfall.web.apps.kit.pdfs import pdf_checked
 from outfall.web.apps.kit.refusals import Refused
 from outfall.web.apps.permits import policy
 from outfall.web.apps.permits.documents import document_generate
@@ -464,7 +465,8 @@ INTAKE_UPLOAD_KINDS = (*PDF_KINDS, Upload.Kind.SITE_FILE)
 def upload_check(kind: str, name: str, data: bytes) -> str:
     """The file's content type if it is what `kind` needs (extension AND content), else InputError.
 
-    PDFs must start with the PDF signature; abutters lists and site files must be UTF-8 text
+    PDFs must open as PDFs with their pages counted, unencrypted and within the page bound
+    (kit.pdfs); abutters lists and site files must be UTF-8 text
     (no binary bytes); every file must be non-empty and within settings.UPLOAD_MAX_BYTES.
     """
     limit = settings.UPLOAD_MAX_BYTES
@@ -479,14 +481,15 @@ def upload_check(kind: str, name: str, data: bytes) -> str:
     if ext not in allowed:
         raise InputError("file", name, f"must be a {' or '.join(allowed)} file for this kind")
     if ext == ".pdf":
-        if not data.startswith(b"%PDF-"):
-            raise InputError("file", name, "is named .pdf but its content is not a PDF")
+        pdf_checked(data, field="file", name=name)
         return "application/pdf"
+    if data.startswith(b"%PDF-"):
+        raise InputError("file", name, "holds binary content (a PDF), not text")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise InputError("file", name, "is not UTF-8 text") from None
-    if "\x00" in text or data.startswith(b"%PDF-"):
+    if "\x00" in text:
         raise InputError("file", name, "holds binary content, not text")
     if ext == ".csv":
         return "text/csv"
