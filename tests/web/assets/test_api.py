@@ -73,7 +73,7 @@ def test_a_bad_import_answers_422_with_each_error_and_writes_nothing(as_who, nor
         "/api/dpw/assets/import", json.dumps(bad), content_type="application/json"
     )
     assert response.status_code == 422
-    errors = response.json()["errors"]
+    errors = [p["reason"] for p in response.json()["problems"]]
     assert any(e.startswith("Feature 0, property 'kind'") for e in errors)
     assert any(e.startswith("Feature 0, property 'geometry'") for e in errors)
     assert not Asset.objects.exists()

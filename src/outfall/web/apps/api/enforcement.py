@@ -13,12 +13,25 @@ import datetime as dt
 from decimal import Decimal
 
 from django.utils import timezone
-from ninja import Field, Router, Schema, Status
+from ninja import Field, Query, Router, Schema, Status
 
 from outfall.compliance.lifecycle import enforcement as lifecycle
+from outfall.compliance.lifecycle.enforcement import EnforcementState
 from outfall.kernel.errors import InputError
+from outfall.law import s267_10_enforcement, s267_25_enforcement
+from outfall.law.determination import Reason
+from outfall.web.apps.api.contract import (
+    TEXT_MAX,
+    ReasonOut,
+    answers,
+    any_of,
+    field_values,
+    one_of,
+    shaped,
+)
 from outfall.web.apps.enforcement import policy
 from outfall.web.apps.enforcement.facts import enforcement_facts
+from outfall.web.apps.enforcement.models import EnforcementCase, Offence, Payment
 from outfall.web.apps.enforcement.selectors import case_get, case_list_filtered
 from outfall.web.apps.enforcement.selectors.ledger import cost_balance, fine_balance
 from outfall.web.apps.enforcement.selectors.sources import source_for_new_case
@@ -26,27 +39,23 @@ from outfall.web.apps.enforcement.services import cases as case_svc
 from outfall.web.apps.enforcement.services import costs as cost_svc
 from outfall.web.apps.enforcement.services import orders as order_svc
 from outfall.web.apps.enforcement.services import penalties as penalty_svc
-from outfall.web.apps.kit.api import REFUSED, attrs, reasons_out, steps_out, user_of
+from outfall.web.apps.kit.api import attrs, found, reasons_out, steps_out, user_of
+from outfall.web.apps.kit.refusals import Refused
 
 router = Router(tags=["enforcement"])
 
-
-class ErrorOut(Schema):
-    detail: str
-
-
-class ReasonOut(Schema):
-    citation: str
-    text: str
-
-
-class EnforcementRefusedOut(Schema):
-    detail: str
-    reasons: list[ReasonOut]
+Article = one_of(field_values(EnforcementCase, "article"))
+OrderKind = one_of(order_svc.KINDS)
+OrderType = one_of(
+    dict.fromkeys(
+        o.key for o in (*s267_10_enforcement.ORDER_TYPES, *s267_25_enforcement.ORDER_TYPES)
+    )
+)
+StepName = one_of(lifecycle.TRANSITIONS_BY_NAME)
 
 
 class EnforcementStepOut(Schema):
-    name: str
+    name: StepName
     label: str
     citation: str
     action: str
@@ -58,8 +67,8 @@ class CaseOut(Schema):
     id: int
     number: str
     town: str
-    article: str
-    state: str
+    article: Article
+    state: EnforcementState
     state_label: str
     violator_name: str
     owner_name: str
@@ -82,13 +91,13 @@ class CaseDetailOut(CaseOut):
 class CaseIn(Schema):
     investigation_id: int | None = Field(None, description="Article I: the investigation")
     application_id: int | None = Field(None, description="Article II: the permit application")
-    violator_name: str
-    violator_address: str
-    owner_name: str = ""
-    owner_address: str = ""
-    property_address: str
-    parcel_id: str = ""
-    description: str
+    violator_name: str = Field(max_length=200)
+    violator_address: str = Field(max_length=300)
+    owner_name: str = Field("", max_length=200)
+    owner_address: str = Field("", max_length=300)
+    property_address: str = Field(max_length=200)
+    parcel_id: str = Field("", max_length=60)
+    description: str = Field(max_length=TEXT_MAX)
     opened_on: dt.date | None = None
 
 
@@ -101,8 +110,8 @@ class FollowUpOut(Schema):
 
 class OrderOut(Schema):
     id: int
-    kind: str
-    order_types: list[str]
+    kind: OrderKind
+    order_types: list[OrderType]
     issued_on: dt.date
     deadline: dt.date | None
     abatement_required: bool
@@ -114,12 +123,14 @@ class OrderOut(Schema):
 
 
 class OrderIn(Schema):
-    kind: str = Field("order", description="notice_of_violation or order")
-    order_types: list[str]
+    kind: OrderKind = Field("order", description="a notice of violation or an order")
+    order_types: list[OrderType] = Field(
+        description="what is ordered: § 267-10C(1)(a)-(d) under Article I, § 267-25B under II"
+    )
     issued_on: dt.date
     deadline: dt.date | None = None
     abatement_required: bool = False
-    text: str = ""
+    text: str = Field("", max_length=TEXT_MAX)
     follow_up_on: dt.date | None = None
 
 
@@ -154,10 +165,12 @@ class CostsOut(Schema):
 
 
 class PaymentIn(Schema):
-    applies_to: str = Field(description="costs or fine (kept apart)")
-    amount: Decimal
+    applies_to: one_of(field_values(Payment, "applies_to")) = Field(
+        description="costs or fine (kept apart)"
+    )
+    amount: Decimal = Field(gt=0, max_digits=12, decimal_places=2)
     paid_on: dt.date
-    reference: str = ""
+    reference: str = Field("", max_length=60)
     offence_id: int | None = None
 
 
@@ -165,8 +178,8 @@ class OffenceOut(Schema):
     id: int
     on: dt.date
     number: int
-    disposition: str
-    kind: str
+    disposition: one_of(field_values(Offence, "disposition"))
+    kind: str = Field(description="the penalty's kind: warning or fine, once decided")
     fine: Decimal | None
     ticket_number: str
     issued_on: dt.date | None
@@ -177,39 +190,25 @@ class OffenceOut(Schema):
 
 
 class OffencesIn(Schema):
-    days: list[dt.date]
-    description: str = ""
+    days: list[dt.date] = Field(min_length=1, max_length=366)
+    description: str = Field("", max_length=300)
 
 
 class TicketIn(Schema):
     issued_on: dt.date
-    ticket_number: str = ""
+    ticket_number: str = Field("", max_length=30)
+
+
+class CaseFilterIn(Schema):
+    article: any_of(field_values(EnforcementCase, "article")) = None
+    state: any_of(EnforcementState) = None
 
 
 _user = user_of
 
 
 def _case_out(case) -> dict:
-    return {
-        "id": case.pk,
-        "number": case.number,
-        "town": case.town.slug,
-        **attrs(
-            case,
-            "article",
-            "state",
-            "state_label",
-            "violator_name",
-            "owner_name",
-            "property_address",
-            "parcel_id",
-            "opened_on",
-            "law_date",
-            "closed_on",
-            "investigation_id",
-            "application_id",
-        ),
-    }
+    return shaped(CaseOut, case, id=case.pk, town=case.town.slug)
 
 
 def _detail_out(user, case) -> dict:
@@ -223,11 +222,7 @@ def _detail_out(user, case) -> dict:
         obj=case,
         citation=lambda t: t.section_for(case.article),
     )
-    return {
-        **_case_out(case),
-        **attrs(case, "violator_address", "owner_address", "description"),
-        "steps": steps,
-    }
+    return shaped(CaseDetailOut, case, **_case_out(case), steps=steps)
 
 
 def _visible(request, case_id: int):
@@ -237,17 +232,18 @@ def _visible(request, case_id: int):
     return user, case
 
 
-@router.get("/cases", response=list[CaseOut])
-def cases_list(request, article: str = "", state: str = ""):
+@router.get("/cases", response=answers({200: list[CaseOut]}))
+def list_enforcement_cases(request, filters: Query[CaseFilterIn]):
     """Enforcement cases the caller may see: Article I to the town's DPW, Article II to the
     Planning Board's side (§ 267-10A, § 267-25A)."""
-    if article and article not in policy.ARTICLES:
-        raise InputError("article", article, 'must be "I" or "II"')
-    return [_case_out(c) for c in case_list_filtered(_user(request), article=article, state=state)]
+    cases = case_list_filtered(
+        _user(request), article=filters.article or "", state=filters.state or ""
+    )
+    return [_case_out(c) for c in cases]
 
 
-@router.post("/cases", response={201: CaseDetailOut, 403: ErrorOut, 404: ErrorOut, 422: ErrorOut})
-def cases_open(request, payload: CaseIn):
+@router.post("/cases", response=answers({201: CaseDetailOut}, 403, 404, 409))
+def open_enforcement_case(request, payload: CaseIn):
     """Open a case from one investigation (Article I) or one permit (Article II)."""
     user = _user(request)
     source = source_for_new_case(
@@ -264,8 +260,8 @@ def cases_open(request, payload: CaseIn):
     return Status(201, _detail_out(user, case_get(user, case.pk)))
 
 
-@router.get("/cases/{case_id}", response={200: CaseDetailOut, 404: ErrorOut})
-def case_detail(request, case_id: int):
+@router.get("/cases/{case_id}", response=answers({200: CaseDetailOut}, 403, 404))
+def get_enforcement_case(request, case_id: int):
     """One case with the lifecycle steps open from its state: whether the caller may take each
     and what the law says stands in the way."""
     user, case = _visible(request, case_id)
@@ -273,45 +269,27 @@ def case_detail(request, case_id: int):
 
 
 def _order_out(order) -> dict:
-    return {
-        "id": order.pk,
-        **attrs(
-            order,
-            "kind",
-            "order_types",
-            "issued_on",
-            "deadline",
-            "abatement_required",
-            "complied_on",
-            "escalated_on",
-            "text",
-        ),
-        "follow_ups": [
+    return shaped(
+        OrderOut,
+        order,
+        id=order.pk,
+        follow_ups=[
             attrs(v, "scheduled_for", "inspected_on", "complied", "findings")
             for v in order.follow_ups.all()
         ],
-        "reasons": order.determination.get("reasons", []),
-    }
+        reasons=order.determination.get("reasons", []),
+    )
 
 
-@router.get("/cases/{case_id}/orders", response={200: list[OrderOut], 404: ErrorOut})
-def case_orders(request, case_id: int):
+@router.get("/cases/{case_id}/orders", response=answers({200: list[OrderOut]}, 403, 404))
+def list_enforcement_orders(request, case_id: int):
     """Notices of violation and orders, with the law's assessment kept with each."""
     _, case = _visible(request, case_id)
     return [_order_out(o) for o in case.orders.prefetch_related("follow_ups").order_by("pk")]
 
 
-@router.post(
-    "/cases/{case_id}/orders",
-    response={
-        201: OrderOut,
-        403: ErrorOut,
-        404: ErrorOut,
-        409: EnforcementRefusedOut,
-        422: ErrorOut,
-    },
-)
-def case_order_issue(request, case_id: int, payload: OrderIn):
+@router.post("/cases/{case_id}/orders", response=answers({201: OrderOut}, 403, 404, 409))
+def issue_enforcement_order(request, case_id: int, payload: OrderIn):
     """Issue a notice of violation or an order (§ 267-10C; § 267-25B); one requiring abatement
     must set its deadline, or the law refuses it (409)."""
     user, case = _visible(request, case_id)
@@ -319,22 +297,13 @@ def case_order_issue(request, case_id: int, payload: OrderIn):
     return Status(201, _order_out(order))
 
 
-@router.post(
-    "/cases/{case_id}/escalate",
-    response={200: CaseDetailOut, 403: ErrorOut, 404: ErrorOut, 409: EnforcementRefusedOut},
-)
-def case_escalate(request, case_id: int):
+@router.post("/cases/{case_id}/escalate", response=answers({200: CaseDetailOut}, 403, 404, 409))
+def escalate_enforcement_case(request, case_id: int):
     """Escalate a case whose order deadline passed unmet; 409 when there is none."""
     user, case = _visible(request, case_id)
     if not order_svc.case_escalate(case, actor=user):
         citation = policy.ACTIONS["order.escalate"].citation(case.article)
-        return Status(
-            409,
-            {
-                "detail": REFUSED,
-                "reasons": [{"citation": citation, "text": "no order's deadline has passed unmet"}],
-            },
-        )
+        raise Refused([Reason(citation, "no order's deadline has passed unmet")])
     return _detail_out(user, case_get(user, case_id))
 
 
@@ -343,54 +312,39 @@ def _costs_out(case, on: dt.date) -> dict:
     fines = fine_balance(case)
     notice = getattr(case, "cost_notice", None)
     lien = getattr(case, "lien", None)
-    return {
-        "case_id": case.pk,
-        "on": on,
-        "recorded": balance.recorded,
-        "noticed": balance.noticed,
-        "notice_sent_on": notice.sent_on if notice else None,
-        "notice_received_on": notice.received_on if notice else None,
-        "notice_late": bool(notice and notice.late),
-        **attrs(
-            balance,
-            "principal",
-            "paid",
-            "interest_accrued",
-            "interest_from",
-            "unpaid_principal",
-            "unpaid_interest",
-            "unpaid",
-        ),
-        "interest_periods": [
+    return shaped(
+        CostsOut,
+        balance,
+        case_id=case.pk,
+        on=on,
+        notice_sent_on=notice.sent_on if notice else None,
+        notice_received_on=notice.received_on if notice else None,
+        notice_late=bool(notice and notice.late),
+        interest_periods=[
             attrs(p, "after", "through", "principal", "interest") for p in balance.periods
         ],
-        "interest_reasons": reasons_out(balance.reading.reasons if balance.reading else ()),
-        "lien_effective_on": lien.effective_on if lien else None,
-        "fines_due": fines.due,
-        "fines_paid": fines.paid,
-        "fines_unpaid": fines.unpaid,
-    }
+        interest_reasons=reasons_out(balance.reading.reasons if balance.reading else ()),
+        lien_effective_on=lien.effective_on if lien else None,
+        fines_due=fines.due,
+        fines_paid=fines.paid,
+        fines_unpaid=fines.unpaid,
+    )
 
 
-@router.get("/cases/{case_id}/costs", response={200: CostsOut, 404: ErrorOut})
-def case_costs(request, case_id: int, on: dt.date | None = None):
+class CostsFilterIn(Schema):
+    on: dt.date | None = Field(None, description="the day of the balance (default today)")
+
+
+@router.get("/cases/{case_id}/costs", response=answers({200: CostsOut}, 403, 404))
+def get_enforcement_costs(request, case_id: int, filters: Query[CostsFilterIn]):
     """The Town's costs, interest (the law engine's `interest_due`), payments and balances on
     day `on` (default today), and the fines kept apart (§ 267-10C(3); § 267-25B)."""
     _, case = _visible(request, case_id)
-    return _costs_out(case, on or timezone.localdate())
+    return _costs_out(case, filters.on or timezone.localdate())
 
 
-@router.post(
-    "/cases/{case_id}/payments",
-    response={
-        201: CostsOut,
-        403: ErrorOut,
-        404: ErrorOut,
-        409: EnforcementRefusedOut,
-        422: ErrorOut,
-    },
-)
-def case_payment(request, case_id: int, payload: PaymentIn):
+@router.post("/cases/{case_id}/payments", response=answers({201: CostsOut}, 403, 404, 409))
+def record_payment(request, case_id: int, payload: PaymentIn):
     """Record a payment on the costs or on a ticket's fine."""
     user, case = _visible(request, case_id)
     offence = None
@@ -408,37 +362,18 @@ def case_payment(request, case_id: int, payload: PaymentIn):
 
 
 def _offence_out(o) -> dict:
-    return {
-        "id": o.pk,
-        **attrs(
-            o,
-            "on",
-            "number",
-            "disposition",
-            "kind",
-            "fine",
-            "ticket_number",
-            "issued_on",
-            "paid_on",
-            "appealed_on",
-            "court",
-            "court_outcome",
-        ),
-    }
+    return shaped(OffenceOut, o, id=o.pk)
 
 
-@router.get("/cases/{case_id}/offences", response={200: list[OffenceOut], 404: ErrorOut})
-def case_offences(request, case_id: int):
+@router.get("/cases/{case_id}/offences", response=answers({200: list[OffenceOut]}, 403, 404))
+def list_offences(request, case_id: int):
     """The penalty ledger: one offence a day, numbered per violator (§ 267-10D-E; § 267-25C-D)."""
     _, case = _visible(request, case_id)
     return [_offence_out(o) for o in case.offences.order_by("on")]
 
 
-@router.post(
-    "/cases/{case_id}/offences",
-    response={201: list[OffenceOut], 403: ErrorOut, 404: ErrorOut, 422: ErrorOut},
-)
-def case_offences_record(request, case_id: int, payload: OffencesIn):
+@router.post("/cases/{case_id}/offences", response=answers({201: list[OffenceOut]}, 403, 404, 409))
+def record_offences(request, case_id: int, payload: OffencesIn):
     """Record days of violation, one offence each."""
     user, case = _visible(request, case_id)
     made = penalty_svc.offences_record(
@@ -449,29 +384,12 @@ def case_offences_record(request, case_id: int, payload: OffencesIn):
 
 @router.post(
     "/cases/{case_id}/offences/{offence_id}/ticket",
-    response={
-        201: OffenceOut,
-        403: ErrorOut,
-        404: ErrorOut,
-        409: EnforcementRefusedOut,
-        422: ErrorOut,
-    },
+    response=answers({201: OffenceOut}, 403, 404, 409),
 )
-def offence_ticket(request, case_id: int, offence_id: int, payload: TicketIn):
-    """The DPW Director's noncriminal ticket (MGL c. 40 § 21D; § 267-10E, § 267-25D); 409 where
-    the town has set no fine."""
+def issue_ticket(request, case_id: int, offence_id: int, payload: TicketIn):
+    """The DPW Director's noncriminal ticket (MGL c. 40 § 21D; § 267-10E, § 267-25D); 409 with
+    the section where the town has set no fine."""
     user, case = _visible(request, case_id)
-    offence = case.offences.filter(pk=offence_id).first()
-    if offence is None:
-        return Status(404, {"detail": "No such offence"})
-    try:
-        done = penalty_svc.ticket_issue(offence, actor=user, **payload.dict())
-    except penalty_svc.PenaltyRefused as exc:
-        return Status(
-            409,
-            {
-                "detail": "No ticket with an amount can issue.",
-                "reasons": [{"citation": exc.citation, "text": str(exc)}],
-            },
-        )
+    offence = found(case.offences.filter(pk=offence_id).first(), "No such offence on this case")
+    done = penalty_svc.ticket_issue(offence, actor=user, **payload.dict())
     return Status(201, _offence_out(done))

@@ -12,21 +12,33 @@ current town).
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import Annotated, Any
 
 from django.urls import reverse
 from django.utils import timezone
 from ninja import Field, Query, Router, Schema, Status
+from pydantic import WithJsonSchema
 
 from outfall.compliance.lifecycle import spill as spill_machine
 from outfall.compliance.lifecycle.discharge_permit import STATE_LABELS as PERMIT_STATE_LABELS
 from outfall.compliance.lifecycle.discharge_permit import DischargePermitState
 from outfall.compliance.lifecycle.idde import InvestigationState, ReportState
+from outfall.compliance.lifecycle.spill import SpillState
 from outfall.kernel.errors import InputError
 from outfall.law.errors import LawError
+from outfall.law.s267_07_discharges import Verdict
+from outfall.web.apps.api.contract import (
+    TEXT_MAX,
+    PageIn,
+    ReasonOut,
+    answers,
+    any_of,
+    field_values,
+    one_of,
+)
 from outfall.web.apps.core.models import Town
 from outfall.web.apps.idde import policy
-from outfall.web.apps.idde.models import DischargeNotice, Report
+from outfall.web.apps.idde.models import DischargeNotice, Report, Spill
 from outfall.web.apps.idde.selectors import discharge_permits as permit_sel
 from outfall.web.apps.idde.selectors import investigations as inv_sel
 from outfall.web.apps.idde.selectors import notices as notice_sel
@@ -36,6 +48,7 @@ from outfall.web.apps.idde.selectors import suspensions as suspension_sel
 from outfall.web.apps.idde.services import investigations as inv_svc
 from outfall.web.apps.idde.services import spills as spill_svc
 from outfall.web.apps.idde.services import suspensions as suspension_svc
+from outfall.web.apps.idde.services.reports import FLOWING_CHOICES
 from outfall.web.apps.kit.api import (
     attrs,
     page,
@@ -50,36 +63,18 @@ router = Router(tags=["illicit discharges"])
 
 # ------------------------------------------------------------------ shapes
 
-
-class IddeErrorOut(Schema):
-    detail: str
-
-
-class BadInputOut(Schema):
-    detail: str
-    field: str = Field(description="the field at fault, e.g. conditions.chlorine_ppm")
-    value: str
-    why: str
-    citation: str | None = None
-
-
-class IddeReasonOut(Schema):
-    citation: str = Field(description="the section, e.g. § 267-7D(2)(k)")
-    text: str
-
-
-class IddeRefusedOut(Schema):
-    detail: str
-    transition: str
-    state: str
-    reasons: list[IddeReasonOut]
+ReportStatus = one_of(field_values(Report, "status"))
+Outcome = one_of(Verdict)
+SpillClockKey = one_of(spill_sel.LABELS)
+SpillMaterial = one_of(field_values(Spill, "material"))
+SpillClockStatus = one_of(("done", "late", "overdue", "open", "pending", "info"))
 
 
 class IddeStepOut(Schema):
     name: str
     label: str
     citation: str
-    blockers: list[IddeReasonOut] = Field(description="why the law does not allow it now")
+    blockers: list[ReasonOut] = Field(description="why the law does not allow it now")
 
 
 class NearbyOut(Schema):
@@ -87,8 +82,8 @@ class NearbyOut(Schema):
     tracking_number: str
     metres: float | None = Field(description="distance, or null when matched by address")
     days_apart: float
-    status: str
-    state: str
+    status: ReportStatus
+    state: ReportState
 
 
 class ReportRefOut(Schema):
@@ -99,7 +94,7 @@ class ReportRefOut(Schema):
 class InvestigationRefOut(Schema):
     id: int
     number: str
-    state: str
+    state: InvestigationState
 
 
 class ReportOut(Schema):
@@ -113,10 +108,10 @@ class ReportOut(Schema):
     address: str
     description: str
     seen: list[str]
-    flowing_now: str
-    state: str = Field(description="triage state: received, triaged, investigating, ...")
+    flowing_now: one_of(value for value, _label in FLOWING_CHOICES)
+    state: ReportState = Field(description="the triage state")
     state_label: str
-    status: str = Field(description="the public status the reporter sees")
+    status: ReportStatus = Field(description="the public status the reporter sees")
     status_label: str
     status_note: str
     expected_at: dt.datetime | None
@@ -149,9 +144,9 @@ class DeterminationOut(Schema):
     as_of: dt.date = Field(description="the date whose law was applied")
     kind: str
     conditions: dict[str, Any]
-    outcome: str = Field(description="prohibited, exempt or exempt_if")
+    outcome: Outcome
     citation: str
-    reasons: list[IddeReasonOut]
+    reasons: list[ReasonOut]
     unmet_conditions: list[str]
     unknown_conditions: list[str]
     required_actions: list[str]
@@ -164,7 +159,7 @@ class InvestigationOut(Schema):
     id: int
     number: str
     town: str
-    state: str
+    state: InvestigationState
     state_label: str
     opened_on: dt.date
     report: ReportRefOut | None
@@ -173,7 +168,7 @@ class InvestigationOut(Schema):
     parcel_id: str
     responsible_name: str
     discharge_kind: str
-    verdict: str
+    verdict: one_of(["", *Verdict]) = Field(description="the last § 267-7 answer, if any")
     referred_on: dt.date | None
     closed_on: dt.date | None
 
@@ -198,9 +193,17 @@ class InvestigationDetailOut(InvestigationOut):
     enforcement_url: str = Field(description="where the enforcement case is opened")
 
 
+ConditionValue = Annotated[
+    Any,
+    WithJsonSchema({"anyOf": [{"type": "boolean"}, {"type": "number"}, {"type": "null"}]}),
+]
+"""A condition's answer: true or false, a number, or null for unknown (checked by
+`_condition_values`, so a wrong one is named by its condition)."""
+
+
 class EvaluationIn(Schema):
-    kind: str = Field(description="a § 267-7 discharge kind, e.g. swimming_pool")
-    conditions: dict[str, Any] = Field(
+    kind: str = Field(max_length=60, description="a § 267-7 discharge kind, e.g. swimming_pool")
+    conditions: dict[str, ConditionValue] = Field(
         default_factory=dict,
         description="condition name → true/false (numbers for chlorine_ppm, days_standing); "
         "null or left out is unknown",
@@ -212,7 +215,7 @@ class DischargePermitOut(Schema):
     id: int
     number: str
     town: str
-    state: str
+    state: DischargePermitState
     state_label: str
     property_address: str
     applicant_name: str
@@ -228,8 +231,8 @@ class DischargePermitOut(Schema):
 
 class EvaluationOut(Schema):
     on: dt.date
-    outcome: str
-    reasons: list[IddeReasonOut]
+    outcome: Outcome
+    reasons: list[ReasonOut]
     unmet_conditions: list[str]
     unknown_conditions: list[str]
 
@@ -240,9 +243,7 @@ class DischargePermitDetailOut(DischargePermitOut):
     refusal_reason: str
     inspection_findings: dict[str, Any]
     inspection_notes: str
-    last_determination: list[IddeReasonOut] = Field(
-        description="the law's reasons at the last step"
-    )
+    last_determination: list[ReasonOut] = Field(description="the law's reasons at the last step")
     evaluation: EvaluationOut = Field(description="the property's discharge on the day asked")
     steps: list[IddeStepOut]
     document_url: str | None
@@ -251,7 +252,7 @@ class DischargePermitDetailOut(DischargePermitOut):
 class NoticeOut(Schema):
     id: int
     town: str
-    kind: str
+    kind: one_of(field_values(DischargeNotice, "kind"))
     kind_label: str
     citation: str
     property_address: str
@@ -260,14 +261,14 @@ class NoticeOut(Schema):
     planned_for: dt.datetime
     approved: bool | None
     awaiting_decision: bool
-    outcome: str | None
-    reasons: list[IddeReasonOut]
+    outcome: Outcome | None
+    reasons: list[ReasonOut]
     unmet_conditions: list[str]
     unknown_conditions: list[str]
 
 
 class SpillClockOut(Schema):
-    key: str
+    key: SpillClockKey
     label: str
     due: dt.datetime | dt.date | None = Field(
         description="a date, or for an immediate notice the moment of discovery; null until set"
@@ -277,7 +278,7 @@ class SpillClockOut(Schema):
     citation: str
     explanation: str
     done: dt.datetime | dt.date | None
-    status: str = Field(description="done, late, overdue, open, pending or info")
+    status: SpillClockStatus
     flag: str
 
 
@@ -288,10 +289,10 @@ class SpillOut(Schema):
     facility: str
     facility_address: str
     commercial_or_industrial: bool
-    material: str
+    material: SpillMaterial
     material_label: str
     discovered_at: dt.datetime
-    state: str = Field(description="reported, contained or closed")
+    state: SpillState
     state_label: str
     fire_police_notified_at: dt.datetime | None
     department_notified_at: dt.datetime | None
@@ -307,9 +308,9 @@ class SpillDetailOut(SpillOut):
     containment_note: str
     prevention_steps: str
     closing_note: str
-    notices_never_given: list[str]
+    notices_never_given: list[SpillClockKey]
     clocks: list[SpillClockOut]
-    reasons: list[IddeReasonOut] = Field(description="the law's § 267-9 reading of the record")
+    reasons: list[ReasonOut] = Field(description="the law's § 267-9 reading of the record")
     steps: list[IddeStepOut]
 
 
@@ -317,23 +318,25 @@ class SpillIn(Schema):
     facility: str = Field(..., min_length=1, max_length=200)
     facility_address: str = Field("", max_length=200)
     commercial_or_industrial: bool
-    material: str = Field(description="oil, hazardous or nonhazardous")
+    material: SpillMaterial
     discovered_at: dt.datetime = Field(description="local time if no offset is given")
-    description: str = ""
+    description: str = Field("", max_length=TEXT_MAX)
 
 
 class ContainmentIn(Schema):
     contained_on: dt.date
-    note: str = Field(description="how the release was contained and cleaned up")
+    note: str = Field(max_length=TEXT_MAX, description="how it was contained and cleaned up")
 
 
 class SpillCloseIn(Schema):
     closed_on: dt.date
-    prevention_steps: str = Field("", description="required of a commercial/industrial facility")
-    never_given: list[str] = Field(
+    prevention_steps: str = Field(
+        "", max_length=TEXT_MAX, description="required of a commercial/industrial facility"
+    )
+    never_given: list[SpillClockKey] = Field(
         default_factory=list, description="notices owed but never given (their clock keys)"
     )
-    note: str = ""
+    note: str = Field("", max_length=TEXT_MAX)
 
 
 class SuspensionOut(Schema):
@@ -352,10 +355,10 @@ class SuspensionOut(Schema):
 class SuspensionDetailOut(SuspensionOut):
     imminent_risk_finding: str
     ordered_by: str
-    reasons: list[IddeReasonOut] = Field(description="the law's § 267-8 answer when ordered")
+    reasons: list[ReasonOut] = Field(description="the law's § 267-8 answer when ordered")
     steps_taken: str
     steps_recorded_at: dt.datetime | None
-    steps_reasons: list[IddeReasonOut] = Field(description="what the law allows when ignored")
+    steps_reasons: list[ReasonOut] = Field(description="what the law allows when ignored")
     reinstatement_note: str
     document_url: str | None
 
@@ -367,34 +370,44 @@ class SuspensionIn(Schema):
     discharge_actual_or_threatened: bool
     imminent_risk: bool
     suspension_necessary: bool
-    finding: str = Field(..., min_length=1, description="the imminent-risk finding")
+    finding: str = Field(
+        ..., min_length=1, max_length=TEXT_MAX, description="the imminent-risk finding"
+    )
     investigation_id: int | None = None
 
 
 class ComplianceIn(Schema):
     complied: bool
     recorded_at: dt.datetime
-    steps_taken: str = ""
+    steps_taken: str = Field("", max_length=TEXT_MAX)
 
 
 class ReinstatementIn(Schema):
     reinstated_at: dt.datetime
-    note: str = ""
+    note: str = Field("", max_length=TEXT_MAX)
 
 
-class PageIn(Schema):
-    town: str = ""
-    limit: int = 50
-    offset: int = 0
+class TownIn(Schema):
+    town: str = Field(
+        "", max_length=100, description="a town's short name (default: the caller's current town)"
+    )
 
 
-class ReportFilterIn(PageIn):
-    status: str = ""
-    state: str = ""
+class ReportFilterIn(PageIn, TownIn):
+    status: any_of(field_values(Report, "status")) = Field(None, description="the public status")
+    state: any_of(ReportState) = Field(None, description="the triage state")
 
 
-class InvestigationFilterIn(PageIn):
-    state: str = ""
+class InvestigationFilterIn(PageIn, TownIn):
+    state: any_of(InvestigationState) = None
+
+
+class DayIn(Schema):
+    on: dt.date | None = Field(None, description="the day asked about (default today)")
+
+
+class NoticeFilterIn(TownIn):
+    kind: any_of(field_values(DischargeNotice, "kind")) = None
 
 
 # ------------------------------------------------------------------ helpers
@@ -423,11 +436,19 @@ def _record(request, get, pk: int, action: str, *, on_record: bool = False):
     return user, record
 
 
-def _choice(field: str, value: str, allowed) -> str:
-    allowed = [str(a) for a in allowed]
-    if value and value not in allowed:
-        raise InputError(field, value, f"one of: {', '.join(allowed)}")
-    return value
+def _condition_values(conditions: dict[str, Any]) -> None:
+    """Each condition's answer is true, false, a number or null (unknown)."""
+    for name, value in conditions.items():
+        if value is not None and not isinstance(value, bool | int | float):
+            raise InputError(
+                f"conditions.{name}", value, "must be true, false, a number, or null for unknown"
+            )
+
+
+def _town_list(request, slug: str, action: str, rows, out) -> list[dict]:
+    """The town's `rows(user, town)`, each through `out`, for a caller who may do `action`."""
+    user, town = _in_town(request, slug, action)
+    return [out(row) for row in rows(user, town)]
 
 
 def _aware(value: dt.datetime) -> dt.datetime:
@@ -476,22 +497,20 @@ def _report_out(r: Report) -> dict:
     }
 
 
-@router.get("/reports", response={200: ReportPage, 403: IddeErrorOut, 422: BadInputOut})
-def reports_list(request, filters: Query[ReportFilterIn]):
+@router.get("/reports", response=answers({200: ReportPage}, 403, 404))
+def list_reports(request, filters: Query[ReportFilterIn]):
     """Reports of suspected illicit discharges in the town, newest first, with their triage
     state and public status (§ 267-5); `status` filters by the public status."""
     user, town = _in_town(request, filters.town, "report.view")
-    _choice("status", filters.status, Report.Status.values)
-    _choice("state", filters.state, [s.value for s in ReportState])
-    qs = report_sel.report_list_visible_to(user, town=town, status=filters.status or None)
+    qs = report_sel.report_list_visible_to(user, town=town, status=filters.status)
     if filters.state:
         qs = qs.filter(state=filters.state)
     qs = qs.select_related("duplicate_of")
     return page(qs, filters.limit, filters.offset, _report_out)
 
 
-@router.get("/reports/{report_id}", response={200: ReportDetailOut, 404: IddeErrorOut})
-def report_detail(request, report_id: int):
+@router.get("/reports/{report_id}", response=answers({200: ReportDetailOut}, 403, 404))
+def get_report(request, report_id: int):
     """One report with its contact details, possible duplicates near in place and time, the
     reports marked duplicates of it and the investigations it led to."""
     _, report = _record(request, report_sel.report_get, report_id, "report.view", on_record=True)
@@ -568,14 +587,11 @@ def _determination_out(d) -> dict:
     }
 
 
-@router.get(
-    "/investigations", response={200: InvestigationPage, 403: IddeErrorOut, 422: BadInputOut}
-)
-def investigations_list(request, filters: Query[InvestigationFilterIn]):
+@router.get("/investigations", response=answers({200: InvestigationPage}, 403, 404))
+def list_investigations(request, filters: Query[InvestigationFilterIn]):
     """The Department's investigations in the town, newest first (§ 267-5)."""
     user, town = _in_town(request, filters.town, "investigation.view")
-    _choice("state", filters.state, [s.value for s in InvestigationState])
-    qs = inv_sel.investigation_list_visible_to(user, town=town, state=filters.state or None)
+    qs = inv_sel.investigation_list_visible_to(user, town=town, state=filters.state)
     return page(qs, filters.limit, filters.offset, _investigation_out)
 
 
@@ -602,9 +618,9 @@ def _investigation_detail(investigation) -> dict:
 
 
 @router.get(
-    "/investigations/{investigation_id}", response={200: InvestigationDetailOut, 404: IddeErrorOut}
+    "/investigations/{investigation_id}", response=answers({200: InvestigationDetailOut}, 403, 404)
 )
-def investigation_detail(request, investigation_id: int):
+def get_investigation(request, investigation_id: int):
     """One investigation with the latest § 267-7 determination (outcome, reasons with their
     sections, conditions unmet or unknown) and the steps open from its state."""
     _, investigation = _record(
@@ -615,15 +631,9 @@ def investigation_detail(request, investigation_id: int):
 
 @router.post(
     "/investigations/{investigation_id}/evaluations",
-    response={
-        201: DeterminationOut,
-        403: IddeErrorOut,
-        404: IddeErrorOut,
-        409: IddeRefusedOut,
-        422: BadInputOut,
-    },
+    response=answers({201: DeterminationOut}, 403, 404, 409),
 )
-def investigation_evaluate(request, investigation_id: int, payload: EvaluationIn):
+def evaluate_discharge(request, investigation_id: int, payload: EvaluationIn):
     """Evaluate the discharge against § 267-7 with the law engine, as the page does: the answer
     is kept as made and moves the investigation (prohibited → awaiting referral, exempt →
     closed, exempt_if → awaiting its conditions); 409 when the investigation's state does not
@@ -636,6 +646,7 @@ def investigation_evaluate(request, investigation_id: int, payload: EvaluationIn
         on_record=True,
     )
     as_of = payload.as_of or timezone.localdate()
+    _condition_values(payload.conditions)
     record = _law(
         "as_of",
         as_of.isoformat(),
@@ -676,24 +687,28 @@ def _permit_out(p) -> dict:
     }
 
 
-@router.get("/discharge-permits", response={200: list[DischargePermitOut], 403: IddeErrorOut})
-def discharge_permits_list(request, town: str = ""):
+@router.get("/discharge-permits", response=answers({200: list[DischargePermitOut]}, 403, 404))
+def list_discharge_permits(request, filters: Query[TownIn]):
     """Sump pump discharge permits of the town, newest first (§ 267-7D(2)(g))."""
-    user, where = _in_town(request, town, "discharge_permit.manage")
-    return [_permit_out(p) for p in permit_sel.discharge_permit_list_visible_to(user, where)]
+    return _town_list(
+        request,
+        filters.town,
+        "discharge_permit.manage",
+        permit_sel.discharge_permit_list_visible_to,
+        _permit_out,
+    )
 
 
 @router.get(
-    "/discharge-permits/{permit_id}",
-    response={200: DischargePermitDetailOut, 404: IddeErrorOut, 422: BadInputOut},
+    "/discharge-permits/{permit_id}", response=answers({200: DischargePermitDetailOut}, 403, 404)
 )
-def discharge_permit_detail(request, permit_id: int, on: dt.date | None = None):
+def get_discharge_permit(request, permit_id: int, filters: Query[DayIn]):
     """One permit, with what § 267-7 says of the property's pumped discharge on day `on`
     (default today) from the facts the record holds."""
     _, permit = _record(
         request, permit_sel.discharge_permit_get, permit_id, "discharge_permit.manage"
     )
-    day = on or timezone.localdate()
+    day = filters.on or timezone.localdate()
     det = _law("on", day.isoformat(), lambda: permit_sel.discharge_permit_evaluation(permit, day))
     return {
         **_permit_out(permit),
@@ -735,13 +750,17 @@ def _notice_out(n) -> dict:
     }
 
 
-@router.get("/notices", response={200: list[NoticeOut], 403: IddeErrorOut, 422: BadInputOut})
-def notices_list(request, town: str = "", kind: str = ""):
+@router.get("/notices", response=answers({200: list[NoticeOut]}, 403, 404))
+def list_discharge_notices(request, filters: Query[NoticeFilterIn]):
     """Notices given to the Department before a discharge — dye tests, pool draining, advance
     written approvals (§ 267-7D(2)(m), (k), (o)) — with the law's answer kept with each."""
-    user, where = _in_town(request, town, "discharge_notice.record")
-    _choice("kind", kind, DischargeNotice.Kind.values)
-    return [_notice_out(n) for n in notice_sel.notice_list_visible_to(user, where, kind or None)]
+    return _town_list(
+        request,
+        filters.town,
+        "discharge_notice.record",
+        lambda user, where: notice_sel.notice_list_visible_to(user, where, filters.kind),
+        _notice_out,
+    )
 
 
 # ------------------------------------------------------------------ spills
@@ -815,18 +834,23 @@ def _spill_detail(s) -> dict:
     }
 
 
-@router.get("/spills", response={200: list[SpillOut], 403: IddeErrorOut})
-def spills_list(request, town: str = ""):
+@router.get("/spills", response=answers({200: list[SpillOut]}, 403, 404))
+def list_spills(request, filters: Query[TownIn]):
     """Releases reported under § 267-9, newest first, each with any late notice flagged."""
-    user, where = _in_town(request, town, "spill.manage")
     now = timezone.now()
-    return [_spill_out(s, now) for s in spill_sel.spill_list_visible_to(user, where)]
+    return _town_list(
+        request,
+        filters.town,
+        "spill.manage",
+        spill_sel.spill_list_visible_to,
+        lambda spill: _spill_out(spill, now),
+    )
 
 
-@router.post("/spills", response={201: SpillDetailOut, 403: IddeErrorOut, 422: BadInputOut})
-def spill_report(request, payload: SpillIn, town: str = ""):
+@router.post("/spills", response=answers({201: SpillDetailOut}, 403, 404, 409))
+def report_spill(request, payload: SpillIn, filters: Query[TownIn]):
     """Record a release; its § 267-9 clocks start at the time it was discovered."""
-    user, where = _in_town(request, town, "spill.manage")
+    user, where = _in_town(request, filters.town, "spill.manage")
     spill = _at_time(
         "discovered_at",
         payload.discovered_at,
@@ -837,8 +861,8 @@ def spill_report(request, payload: SpillIn, town: str = ""):
     return Status(201, _spill_detail(spill_sel.spill_get(user, spill.pk)))
 
 
-@router.get("/spills/{spill_id}", response={200: SpillDetailOut, 404: IddeErrorOut})
-def spill_detail(request, spill_id: int):
+@router.get("/spills/{spill_id}", response=answers({200: SpillDetailOut}, 403, 404))
+def get_spill(request, spill_id: int):
     """One release with every § 267-9 clock from the law engine (due, raw date, why it moved,
     section, explanation) beside what was done, and the steps open from its state."""
     _, spill = _record(request, spill_sel.spill_get, spill_id, "spill.manage")
@@ -846,16 +870,9 @@ def spill_detail(request, spill_id: int):
 
 
 @router.post(
-    "/spills/{spill_id}/containment",
-    response={
-        200: SpillDetailOut,
-        403: IddeErrorOut,
-        404: IddeErrorOut,
-        409: IddeRefusedOut,
-        422: BadInputOut,
-    },
+    "/spills/{spill_id}/containment", response=answers({200: SpillDetailOut}, 403, 404, 409)
 )
-def spill_contain(request, spill_id: int, payload: ContainmentIn):
+def record_spill_containment(request, spill_id: int, payload: ContainmentIn):
     """Record the containment and clean-up of the release (§ 267-9)."""
     user, spill = _record(request, spill_sel.spill_get, spill_id, "spill.manage")
     spill_svc.spill_containment_record(
@@ -864,17 +881,8 @@ def spill_contain(request, spill_id: int, payload: ContainmentIn):
     return _spill_detail(spill_sel.spill_get(user, spill_id))
 
 
-@router.post(
-    "/spills/{spill_id}/close",
-    response={
-        200: SpillDetailOut,
-        403: IddeErrorOut,
-        404: IddeErrorOut,
-        409: IddeRefusedOut,
-        422: BadInputOut,
-    },
-)
-def spill_close(request, spill_id: int, payload: SpillCloseIn):
+@router.post("/spills/{spill_id}/close", response=answers({200: SpillDetailOut}, 403, 404, 409))
+def close_spill(request, spill_id: int, payload: SpillCloseIn):
     """Close a contained release's record: every notice owed recorded or named as never given,
     a commercial or industrial facility's steps against a recurrence on record (§ 267-9)."""
     user, spill = _record(request, spill_sel.spill_get, spill_id, "spill.manage")
@@ -910,21 +918,23 @@ def _suspension_detail(s) -> dict:
     }
 
 
-@router.get("/suspensions", response={200: list[SuspensionOut], 403: IddeErrorOut})
-def suspensions_list(request, town: str = ""):
+@router.get("/suspensions", response=answers({200: list[SuspensionOut]}, 403, 404))
+def list_suspensions(request, filters: Query[TownIn]):
     """Emergency suspensions of storm drain access in the town, newest first (§ 267-8)."""
-    user, where = _in_town(request, town, "suspension.view")
-    return [_suspension_out(s) for s in suspension_sel.suspension_list_visible_to(user, where)]
+    return _town_list(
+        request,
+        filters.town,
+        "suspension.view",
+        suspension_sel.suspension_list_visible_to,
+        _suspension_out,
+    )
 
 
-@router.post(
-    "/suspensions",
-    response={201: SuspensionDetailOut, 403: IddeErrorOut, 409: IddeRefusedOut, 422: BadInputOut},
-)
-def suspension_order(request, payload: SuspensionIn, town: str = ""):
+@router.post("/suspensions", response=answers({201: SuspensionDetailOut}, 403, 404, 409))
+def order_suspension(request, payload: SuspensionIn, filters: Query[TownIn]):
     """The DPW Director's order, made only when `may_suspend_access` allows it (409 with the
     law's reasons otherwise); the order PDF is filed with it."""
-    user, where = _in_town(request, town, "suspension.order")
+    user, where = _in_town(request, filters.town, "suspension.order")
     investigation = None
     if payload.investigation_id is not None:
         investigation = (
@@ -950,8 +960,8 @@ def suspension_order(request, payload: SuspensionIn, town: str = ""):
     return Status(201, _suspension_detail(suspension_sel.suspension_get(user, s.pk)))
 
 
-@router.get("/suspensions/{suspension_id}", response={200: SuspensionDetailOut, 404: IddeErrorOut})
-def suspension_detail(request, suspension_id: int):
+@router.get("/suspensions/{suspension_id}", response=answers({200: SuspensionDetailOut}, 403, 404))
+def get_suspension(request, suspension_id: int):
     """One suspension: the order and its finding with the law's reasons, compliance, the steps
     taken when it was ignored, reinstatement."""
     _, s = _record(request, suspension_sel.suspension_get, suspension_id, "suspension.view")
@@ -960,9 +970,9 @@ def suspension_detail(request, suspension_id: int):
 
 @router.post(
     "/suspensions/{suspension_id}/compliance",
-    response={200: SuspensionDetailOut, 403: IddeErrorOut, 404: IddeErrorOut, 422: BadInputOut},
+    response=answers({200: SuspensionDetailOut}, 403, 404, 409),
 )
-def suspension_compliance(request, suspension_id: int, payload: ComplianceIn):
+def record_suspension_compliance(request, suspension_id: int, payload: ComplianceIn):
     """Record whether the order was obeyed and, if not, the steps the agency took (§ 267-8)."""
     user, s = _record(request, suspension_sel.suspension_get, suspension_id, "suspension.order")
     _at_time(
@@ -981,9 +991,9 @@ def suspension_compliance(request, suspension_id: int, payload: ComplianceIn):
 
 @router.post(
     "/suspensions/{suspension_id}/reinstatement",
-    response={200: SuspensionDetailOut, 403: IddeErrorOut, 404: IddeErrorOut, 422: BadInputOut},
+    response=answers({200: SuspensionDetailOut}, 403, 404, 409),
 )
-def suspension_reinstate(request, suspension_id: int, payload: ReinstatementIn):
+def reinstate_suspension(request, suspension_id: int, payload: ReinstatementIn):
     """Give storm drain access back once the risk has passed (§ 267-8)."""
     user, s = _record(request, suspension_sel.suspension_get, suspension_id, "suspension.order")
     suspension_svc.suspension_reinstate(

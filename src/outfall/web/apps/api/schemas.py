@@ -1,4 +1,5 @@
-"""Shapes of the API's requests and answers (the OpenAPI document is generated from these)."""
+"""Shapes of the permit API's requests and answers (the OpenAPI document is generated from
+these); every closed set is an enum, and every error is `contract.ErrorOut`."""
 
 from __future__ import annotations
 
@@ -7,21 +8,17 @@ from decimal import Decimal
 
 from ninja import Field, Schema
 
+from outfall.compliance.lifecycle import TRANSITIONS_BY_NAME
+from outfall.compliance.lifecycle.permit import PermitState
+from outfall.web.apps.api.contract import PageIn, ReasonOut, any_of, field_values, one_of
+from outfall.web.apps.deadlines.selectors import CLOCK_SOURCES, clock_kinds
+from outfall.web.apps.kit.clocks import ClockState
+from outfall.web.apps.permits.models import Decision, Inspection, Surety, SuretyRelease
 
-class ReasonOut(Schema):
-    citation: str = Field(description="the section, e.g. § 267-18E")
-    text: str
-
-
-class ErrorOut(Schema):
-    detail: str
-
-
-class RefusedOut(Schema):
-    detail: str
-    transition: str
-    state: str
-    reasons: list[ReasonOut]
+DecisionKind = one_of(field_values(Decision, "kind"))
+StepName = one_of(TRANSITIONS_BY_NAME)
+ClockKind = one_of(clock_kinds())
+ClockSource = one_of(source.SOURCE for source in CLOCK_SOURCES)
 
 
 class ApplicationOut(Schema):
@@ -33,7 +30,7 @@ class ApplicationOut(Schema):
     parcel_id: str
     latitude: float | None
     longitude: float | None
-    state: str
+    state: PermitState
     state_label: str
     applicant: str
     owner_name: str
@@ -50,10 +47,10 @@ class ApplicationPage(Schema):
 
 
 class TransitionOut(Schema):
-    name: str
+    name: StepName
     label: str
     citation: str
-    target: str
+    target: PermitState
     action: str = Field(description="the policy action whose rule governs this step")
     permitted: bool = Field(description="whether the caller may take this step")
     blockers: list[ReasonOut] = Field(description="why the law does not allow it now")
@@ -88,7 +85,7 @@ class HearingOut(Schema):
 
 class DecisionOut(Schema):
     application_id: int
-    kind: str
+    kind: DecisionKind
     kind_label: str
     voted_on: dt.date
     votes_for: int
@@ -105,7 +102,7 @@ class DeficiencyOut(Schema):
 
 
 class InspectionOut(Schema):
-    stage: str
+    stage: one_of(field_values(Inspection, "stage"))
     stage_label: str
     scheduled_for: dt.date | None
     done_on: dt.date | None
@@ -115,7 +112,7 @@ class InspectionOut(Schema):
 
 
 class SuretyReleaseOut(Schema):
-    kind: str
+    kind: one_of(field_values(SuretyRelease, "kind"))
     amount: Decimal
     released_on: dt.date
     phase: str
@@ -123,7 +120,7 @@ class SuretyReleaseOut(Schema):
 
 class SuretyOut(Schema):
     application_id: int
-    form: str
+    form: one_of(field_values(Surety, "form"))
     form_label: str
     amount: Decimal
     posted_on: dt.date
@@ -135,13 +132,13 @@ class SuretyOut(Schema):
 
 class ClockOut(Schema):
     uid: str
-    source: str = Field(description="permits, enforcement, or another source of clocks")
+    source: ClockSource = Field(description="the part of outfall whose case the clock is of")
     case_number: str
     case_title: str
     case_url: str
     application_id: int | None = Field(None, description="the permit application, if any")
     application_number: str | None = None
-    key: str
+    key: ClockKind
     label: str
     due: dt.date
     raw_due: dt.date
@@ -149,7 +146,7 @@ class ClockOut(Schema):
     citation: str
     explanation: str
     days_left: int
-    state: str = Field(description="ok, warning or overdue")
+    state: ClockState = Field(description="ok, warning or overdue")
 
 
 class PublicHearingOut(Schema):
@@ -168,7 +165,7 @@ class PublicDecisionOut(Schema):
     number: str
     title: str
     site_address: str
-    kind: str
+    kind: DecisionKind
     kind_label: str
     voted_on: dt.date
     filed_with_town_clerk_on: dt.date | None
@@ -187,3 +184,22 @@ class TokenOut(Schema):
 
 class NewTokenOut(TokenOut):
     token: str = Field(description="shown once: store it now, it cannot be read again")
+
+
+class ApplicationFilter(PageIn):
+    q: str = Field("", max_length=200, description="text in the number, title, address or parcel")
+    status: any_of(PermitState) = Field(None, description="the state, e.g. submitted")
+    applicant: str = Field("", max_length=200, description="the applicant's user name or owner")
+    submitted_from: dt.date | None = None
+    submitted_to: dt.date | None = None
+    complete_from: dt.date | None = None
+    complete_to: dt.date | None = None
+
+
+class DeadlineFilter(Schema):
+    kind: any_of(clock_kinds()) = Field(None, description="one kind of clock")
+    application: int | None = Field(None, ge=1, description="one permit application's clocks")
+
+
+class PublicFilter(Schema):
+    town: str = Field("", max_length=100, description="a town's short name (default: every town)")

@@ -37,12 +37,13 @@ class NulInputMiddleware:
 
     def __call__(self, request):
         field = nul_field(request)
-        if field is not None:
-            return HttpResponseBadRequest(
-                f"{field}: contains a NUL character, which no field accepts",
-                content_type="text/plain; charset=utf-8",
-            )
-        return self.get_response(request)
+        if field is None:
+            return self.get_response(request)
+        why = "contains a NUL character, which no field accepts"
+        if request.path.startswith("/api/"):
+            problem = {"field": field, "value": None, "reason": why, "section": None}
+            return api_error(400, "The request could not be read.", problems=[problem])
+        return HttpResponseBadRequest(f"{field}: {why}", content_type="text/plain; charset=utf-8")
 
 
 def nul_field(request) -> str | None:
@@ -82,8 +83,22 @@ class LockContentionMiddleware:
             return None
         why = "Another change to the same record was being saved; nothing was saved. Try again."
         if request.path.startswith("/api/"):
-            return JsonResponse({"detail": why}, status=409)
+            return api_error(409, why)
         return HttpResponse(why, status=409, content_type="text/plain; charset=utf-8")
+
+
+def api_error(status: int, detail: str, *, problems: list[dict] | None = None) -> JsonResponse:
+    """A refusal under /api/ made before the API runs, in the API's one error envelope
+    (`api.contract.ErrorOut`)."""
+    body = {
+        "status": status,
+        "detail": detail,
+        "problems": problems or [],
+        "reasons": [],
+        "transition": None,
+        "state": None,
+    }
+    return JsonResponse(body, status=status)
 
 
 def is_lock_contention(exc: Exception) -> bool:
