@@ -55,6 +55,22 @@ class ReasonOut(Schema):
     text: str
 
 
+class StepOut(Schema):
+    """A lifecycle step open from a record's state."""
+
+    name: str
+    label: str
+    citation: str = Field(description="the section the step is taken under")
+    blockers: list[ReasonOut] = Field(description="why the law does not allow it now")
+
+
+class PolicyStepOut(StepOut):
+    """A step with the policy rule that governs it and whether the caller may take it."""
+
+    action: str = Field(description="the policy action whose rule governs this step")
+    permitted: bool = Field(description="whether the caller may take this step")
+
+
 class ErrorOut(Schema):
     """Every 4xx answer under /api/ has this shape."""
 

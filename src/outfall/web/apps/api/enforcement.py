@@ -22,6 +22,7 @@ from outfall.law import s267_10_enforcement, s267_25_enforcement
 from outfall.law.determination import Reason
 from outfall.web.apps.api.contract import (
     TEXT_MAX,
+    PolicyStepOut,
     ReasonOut,
     answers,
     any_of,
@@ -54,13 +55,8 @@ OrderType = one_of(
 StepName = one_of(lifecycle.TRANSITIONS_BY_NAME)
 
 
-class EnforcementStepOut(Schema):
+class EnforcementStepOut(PolicyStepOut):
     name: StepName
-    label: str
-    citation: str
-    action: str
-    permitted: bool
-    blockers: list[ReasonOut]
 
 
 class CaseOut(Schema):

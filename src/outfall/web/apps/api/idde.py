@@ -31,10 +31,12 @@ from outfall.web.apps.api.contract import (
     TEXT_MAX,
     PageIn,
     ReasonOut,
+    StepOut,
     answers,
     any_of,
     field_values,
     one_of,
+    shaped,
 )
 from outfall.web.apps.core.models import Town
 from outfall.web.apps.idde import policy
@@ -68,13 +70,6 @@ Outcome = one_of(Verdict)
 SpillClockKey = one_of(spill_sel.LABELS)
 SpillMaterial = one_of(field_values(Spill, "material"))
 SpillClockStatus = one_of(("done", "late", "overdue", "open", "pending", "info"))
-
-
-class IddeStepOut(Schema):
-    name: str
-    label: str
-    citation: str
-    blockers: list[ReasonOut] = Field(description="why the law does not allow it now")
 
 
 class NearbyOut(Schema):
@@ -189,7 +184,7 @@ class InvestigationDetailOut(InvestigationOut):
     closing_note: str
     latest_determination: DeterminationOut | None
     determinations: int = Field(description="how many determinations are on record")
-    steps: list[IddeStepOut]
+    steps: list[StepOut]
     enforcement_url: str = Field(description="where the enforcement case is opened")
 
 
@@ -245,7 +240,7 @@ class DischargePermitDetailOut(DischargePermitOut):
     inspection_notes: str
     last_determination: list[ReasonOut] = Field(description="the law's reasons at the last step")
     evaluation: EvaluationOut = Field(description="the property's discharge on the day asked")
-    steps: list[IddeStepOut]
+    steps: list[StepOut]
     document_url: str | None
 
 
@@ -311,7 +306,7 @@ class SpillDetailOut(SpillOut):
     notices_never_given: list[SpillClockKey]
     clocks: list[SpillClockOut]
     reasons: list[ReasonOut] = Field(description="the law's § 267-9 reading of the record")
-    steps: list[IddeStepOut]
+    steps: list[StepOut]
 
 
 class SpillIn(Schema):
@@ -481,20 +476,17 @@ def _report_ref(report) -> dict | None:
 
 def _report_out(r: Report) -> dict:
     attributes = r.attributes or {}
-    return {
-        "id": r.pk,
-        "tracking_number": r.tracking_number,
-        "town": r.town.slug,
-        **attrs(r, "submitted_at", "source", "latitude", "longitude", "address", "description"),
-        "seen": list(attributes.get("seen", [])),
-        "flowing_now": attributes.get("flowing_now", "unknown"),
-        "state": r.state,
-        "state_label": report_sel.report_state_label(r),
-        "status": r.status,
-        "status_label": r.get_status_display(),
-        **attrs(r, "status_note", "expected_at", "triaged_at"),
-        "duplicate_of": _report_ref(r.duplicate_of),
-    }
+    return shaped(
+        ReportOut,
+        r,
+        id=r.pk,
+        town=r.town.slug,
+        seen=list(attributes.get("seen", [])),
+        flowing_now=attributes.get("flowing_now", "unknown"),
+        state_label=report_sel.report_state_label(r),
+        status_label=r.get_status_display(),
+        duplicate_of=_report_ref(r.duplicate_of),
+    )
 
 
 @router.get("/reports", response=answers({200: ReportPage}, 403, 404))
@@ -546,26 +538,15 @@ def get_report(request, report_id: int):
 
 
 def _investigation_out(i) -> dict:
-    return {
-        "id": i.pk,
-        "number": i.number,
-        "town": i.town.slug,
-        "state": i.state,
-        "state_label": inv_sel.investigation_state_label(i),
-        "opened_on": i.opened_on,
-        "report": _report_ref(i.report),
-        "asset": i.asset.asset_id if i.asset_id else "",
-        **attrs(
-            i,
-            "property_address",
-            "parcel_id",
-            "responsible_name",
-            "discharge_kind",
-            "verdict",
-            "referred_on",
-            "closed_on",
-        ),
-    }
+    return shaped(
+        InvestigationOut,
+        i,
+        id=i.pk,
+        town=i.town.slug,
+        state_label=inv_sel.investigation_state_label(i),
+        report=_report_ref(i.report),
+        asset=i.asset.asset_id if i.asset_id else "",
+    )
 
 
 def _determination_out(d) -> dict:
@@ -665,26 +646,13 @@ def evaluate_discharge(request, investigation_id: int, payload: EvaluationIn):
 
 
 def _permit_out(p) -> dict:
-    return {
-        "id": p.pk,
-        "number": p.number,
-        "town": p.town.slug,
-        "state": p.state,
-        "state_label": PERMIT_STATE_LABELS.get(DischargePermitState(p.state), p.state),
-        **attrs(
-            p,
-            "property_address",
-            "applicant_name",
-            "intake_inside_structure",
-            "applied_on",
-            "first_discharge_on",
-            "issued_on",
-            "refused_on",
-            "inspection_planned_on",
-            "inspected_on",
-            "inspection_passed",
-        ),
-    }
+    return shaped(
+        DischargePermitOut,
+        p,
+        id=p.pk,
+        town=p.town.slug,
+        state_label=PERMIT_STATE_LABELS.get(DischargePermitState(p.state), p.state),
+    )
 
 
 @router.get("/discharge-permits", response=answers({200: list[DischargePermitOut]}, 403, 404))
@@ -735,19 +703,19 @@ def get_discharge_permit(request, permit_id: int, filters: Query[DayIn]):
 
 def _notice_out(n) -> dict:
     summary = notice_sel.notice_summary(n)
-    return {
-        "id": n.pk,
-        "town": n.town.slug,
-        "kind": n.kind,
-        "kind_label": n.get_kind_display(),
-        "citation": summary["citation"],
-        **attrs(n, "property_address", "person_name", "received_at", "planned_for", "approved"),
-        "awaiting_decision": summary["awaiting_decision"],
-        "outcome": summary["outcome"],
-        "reasons": reason_dicts(summary["reasons"]),
-        "unmet_conditions": summary["unmet"],
-        "unknown_conditions": summary["unknown"],
-    }
+    return shaped(
+        NoticeOut,
+        n,
+        id=n.pk,
+        town=n.town.slug,
+        kind_label=n.get_kind_display(),
+        citation=summary["citation"],
+        awaiting_decision=summary["awaiting_decision"],
+        outcome=summary["outcome"],
+        reasons=reason_dicts(summary["reasons"]),
+        unmet_conditions=summary["unmet"],
+        unknown_conditions=summary["unknown"],
+    )
 
 
 @router.get("/notices", response=answers({200: list[NoticeOut]}, 403, 404))
@@ -771,26 +739,17 @@ def _spill_state(s) -> spill_machine.SpillState:
 
 
 def _spill_out(s, now: dt.datetime) -> dict:
-    return {
-        "id": s.pk,
-        "number": s.number,
-        "town": s.town.slug,
-        **attrs(s, "facility", "facility_address", "commercial_or_industrial", "material"),
-        "material_label": s.get_material_display(),
-        "discovered_at": s.discovered_at,
-        "state": _spill_state(s).value,
-        "state_label": spill_machine.STATE_LABELS[_spill_state(s)],
-        **attrs(
-            s,
-            "fire_police_notified_at",
-            "department_notified_at",
-            "written_confirmation_on",
-            "records_kept_until",
-            "contained_on",
-            "closed_on",
-        ),
-        "late": spill_sel.spill_late_flags(s, now=now),
-    }
+    state = _spill_state(s)
+    return shaped(
+        SpillOut,
+        s,
+        id=s.pk,
+        town=s.town.slug,
+        material_label=s.get_material_display(),
+        state=state.value,
+        state_label=spill_machine.STATE_LABELS[state],
+        late=spill_sel.spill_late_flags(s, now=now),
+    )
 
 
 def _spill_detail(s) -> dict:
@@ -894,14 +853,14 @@ def close_spill(request, spill_id: int, payload: SpillCloseIn):
 
 
 def _suspension_out(s) -> dict:
-    return {
-        "id": s.pk,
-        "number": suspension_svc.suspension_number(s),
-        "town": s.town.slug,
-        **attrs(s, "property_address", "person_name", "ordered_at"),
-        "status": suspension_sel.suspension_status(s),
-        **attrs(s, "investigation_id", "complied", "reinstated_at"),
-    }
+    return shaped(
+        SuspensionOut,
+        s,
+        id=s.pk,
+        number=suspension_svc.suspension_number(s),
+        town=s.town.slug,
+        status=suspension_sel.suspension_status(s),
+    )
 
 
 def _suspension_detail(s) -> dict:

@@ -10,7 +10,7 @@ from ninja import Field, Schema
 
 from outfall.compliance.lifecycle import TRANSITIONS_BY_NAME
 from outfall.compliance.lifecycle.permit import PermitState
-from outfall.web.apps.api.contract import PageIn, ReasonOut, any_of, field_values, one_of
+from outfall.web.apps.api.contract import PageIn, PolicyStepOut, any_of, field_values, one_of
 from outfall.web.apps.deadlines.selectors import CLOCK_SOURCES, clock_kinds
 from outfall.web.apps.kit.clocks import ClockState
 from outfall.web.apps.permits.models import Decision, Inspection, Surety, SuretyRelease
@@ -46,14 +46,9 @@ class ApplicationPage(Schema):
     items: list[ApplicationOut]
 
 
-class TransitionOut(Schema):
+class TransitionOut(PolicyStepOut):
     name: StepName
-    label: str
-    citation: str
     target: PermitState
-    action: str = Field(description="the policy action whose rule governs this step")
-    permitted: bool = Field(description="whether the caller may take this step")
-    blockers: list[ReasonOut] = Field(description="why the law does not allow it now")
 
 
 class ApplicationDetailOut(ApplicationOut):
