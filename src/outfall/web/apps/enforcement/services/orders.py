@@ -12,7 +12,6 @@ from __future__ import annotations
 import datetime as dt
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
 
 from outfall.compliance.lifecycle.enforcement import (
     EnforcementState,
@@ -20,20 +19,15 @@ from outfall.compliance.lifecycle.enforcement import (
     order_catalog,
 )
 from outfall.kernel.errors import InputError
-from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.enforcement import policy
 from outfall.web.apps.enforcement.documents import document_generate
 from outfall.web.apps.enforcement.models import EnforcementCase, FollowUpInspection, Order
-from outfall.web.apps.enforcement.services.common import (
-    day_on_record,
-    not_before,
-    require_date,
-    today_or,
-)
+from outfall.web.apps.enforcement.services.common import not_before, require_date, today_or
 from outfall.web.apps.enforcement.services.transitions import case_transition
-from outfall.web.apps.kit.locks import lock_row
+from outfall.web.apps.enforcement.services.writes import CaseWrite
 from outfall.web.apps.kit.mail import mail_on_commit
 from outfall.web.apps.kit.snapshots import determination_snapshot
+from outfall.web.apps.kit.writes import save_fields, write_lock
 
 KINDS = {"notice_of_violation": "issue_notice", "order": "issue_order"}
 S = EnforcementState
@@ -53,39 +47,29 @@ def order_issue(
     today: dt.date | None = None,
 ) -> Order:
     """Issue a notice of violation or an order, with its PDF, under the law's check."""
-    policy.require(actor, "order.issue", case)
+    write = CaseWrite(case, actor, "order.issue", today)
     if kind not in KINDS:
         raise InputError("kind", kind, f"must be one of {sorted(KINDS)}")
-    cite = policy.ACTIONS["order.issue"].citation(case.article)
-    today = today_or(today)
-    day_on_record(
-        "issued_on",
-        issued_on,
-        today,
-        cite,
-        after=case.opened_on,
-        what="the day the case was opened",
-    )
+    write.day("issued_on", issued_on, after=case.opened_on, what="the day the case was opened")
     if deadline is not None:
         require_date("deadline", deadline)
     if follow_up_on is not None:
-        not_before("follow_up_on", follow_up_on, issued_on, "the day the order issues", cite)
-    keys = {o.key for o in order_catalog(case.article)}
-    unknown = [t for t in order_types if t not in keys]
+        not_before("follow_up_on", follow_up_on, issued_on, "the day the order issues", write.cite)
+    catalog = {o.key: o for o in order_catalog(case.article)}
+    unknown = [t for t in order_types if t not in catalog]
     if unknown:
         raise InputError(
-            "order_types", unknown, f"not an order type here; use {sorted(keys)}", cite
+            "order_types", unknown, f"not an order type here; use {sorted(catalog)}", write.cite
         )
-    with transaction.atomic():
-        locked = lock_row(case, "town")
-        pending = {
-            "order_kind": kind,
-            "order_types": tuple(order_types),
-            "abatement_required": abatement_required,
-            "order_issued_on": issued_on,
-            "order_deadline": deadline,
-        }
-        step = case_transition(locked, KINDS[kind], actor=actor, today=today, pending=pending)
+    with write.lock() as locked:
+        write.step(
+            KINDS[kind],
+            order_kind=kind,
+            order_types=tuple(order_types),
+            abatement_required=abatement_required,
+            order_issued_on=issued_on,
+            order_deadline=deadline,
+        )
         det = order_assessment(
             case.article,
             order_types,
@@ -107,7 +91,6 @@ def order_issue(
         )
         if follow_up_on is not None:
             FollowUpInspection.objects.create(order=order, scheduled_for=follow_up_on)
-        catalog = {o.key: o for o in order_catalog(case.article)}
         doc = document_generate(
             locked,
             kind,
@@ -120,24 +103,17 @@ def order_issue(
                 "follow_up_on": follow_up_on,
             },
         )
-        audit_record(
-            actor=actor,
-            town=locked.town,
-            action=f"enforcement.{kind}",
-            section=step.section_for(locked.article),
-            summary=f"{'Notice of violation' if kind == 'notice_of_violation' else 'Order'} "
-            f"issued {issued_on.isoformat()}"
-            + (f", deadline {deadline.isoformat()}" if deadline else ", no deadline"),
-            obj=order,
-            case=locked,
-            changes={
-                "order_types": order.order_types,
-                "deadline": deadline,
-                "abatement_required": order.abatement_required,
-                "document": doc.file.name,
-            },
+        what = "Notice of violation" if kind == "notice_of_violation" else "Order"
+        due = f"deadline {deadline.isoformat()}" if deadline else "no deadline"
+        write.audit(
+            order,
+            kind,
+            f"{what} issued {issued_on.isoformat()}, {due}",
+            order_types=order.order_types,
+            deadline=deadline,
+            abatement_required=order.abatement_required,
+            document=doc.file.name,
         )
-    case.refresh_from_db()
     return order
 
 
@@ -145,22 +121,17 @@ def follow_up_schedule(
     order: Order, *, actor, scheduled_for: dt.date, today: dt.date | None = None
 ) -> FollowUpInspection:
     """Schedule a follow-up inspection of an order (its date becomes a clock)."""
-    case = order.case
-    policy.require(actor, "order.follow_up", case)
-    cite = policy.ACTIONS["order.follow_up"].citation(case.article)
+    write = CaseWrite(order.case, actor, "order.follow_up", today)
     require_date("scheduled_for", scheduled_for)
-    not_before("scheduled_for", scheduled_for, order.issued_on, "the day the order issued", cite)
-    with transaction.atomic():
-        locked = lock_row(case, "town")
+    not_before(
+        "scheduled_for", scheduled_for, order.issued_on, "the day the order issued", write.cite
+    )
+    with write.lock():
         visit = FollowUpInspection.objects.create(order=order, scheduled_for=scheduled_for)
-        audit_record(
-            actor=actor,
-            town=locked.town,
-            action="enforcement.follow_up_schedule",
-            section=cite,
-            summary=f"Follow-up inspection scheduled for {scheduled_for.isoformat()}",
-            obj=visit,
-            case=locked,
+        write.audit(
+            visit,
+            "follow_up_schedule",
+            f"Follow-up inspection scheduled for {scheduled_for.isoformat()}",
         )
     return visit
 
@@ -176,22 +147,11 @@ def follow_up_record(
     today: dt.date | None = None,
 ) -> FollowUpInspection:
     """Record what a follow-up found; when every order is complied with, the case is complied."""
-    case = order.case
-    policy.require(actor, "order.follow_up", case)
-    cite = policy.ACTIONS["order.follow_up"].citation(case.article)
-    today = today_or(today)
-    day_on_record(
-        "inspected_on",
-        inspected_on,
-        today,
-        cite,
-        after=order.issued_on,
-        what="the day the order issued",
-    )
+    write = CaseWrite(order.case, actor, "order.follow_up", today)
+    write.day("inspected_on", inspected_on, after=order.issued_on, what="the day the order issued")
     if visit is not None and (visit.order_id != order.pk or visit.inspected_on is not None):
         raise InputError("visit", visit.pk, "not a scheduled, unrecorded visit of this order")
-    with transaction.atomic():
-        locked = lock_row(case, "town")
+    with write.lock() as locked:
         if visit is None:
             visit = FollowUpInspection(order=order)
         visit.inspected_on = inspected_on
@@ -200,23 +160,18 @@ def follow_up_record(
         visit.inspector = actor
         visit.save()
         if complied and order.complied_on is None:
-            order.complied_on = inspected_on
-            order.save(update_fields=["complied_on"])
-        audit_record(
-            actor=actor,
-            town=locked.town,
-            action="enforcement.follow_up",
-            section=cite,
-            summary=f"Follow-up on {inspected_on.isoformat()}: "
+            save_fields(order, complied_on=inspected_on)
+        write.audit(
+            visit,
+            "follow_up",
+            f"Follow-up on {inspected_on.isoformat()}: "
             + ("complied" if complied else "not complied"),
-            obj=visit,
-            case=locked,
-            changes={"complied": complied, "findings": visit.findings},
+            complied=complied,
+            findings=visit.findings,
         )
         outstanding = locked.orders.filter(complied_on=None).exists()
         if complied and not outstanding and locked.state in _COMPLIABLE:
-            case_transition(locked, "record_compliance", actor=actor, today=today)
-    case.refresh_from_db()
+            write.step("record_compliance")
     return visit
 
 
@@ -244,8 +199,7 @@ def case_escalate(case: EnforcementCase, *, actor, today: dt.date | None = None)
     if actor is not None:
         policy.require(actor, "order.escalate", case)
     today = today_or(today)
-    with transaction.atomic():
-        locked = lock_row(case, "town")
+    with write_lock(case) as locked:
         missed = [
             o
             for o in locked.orders.filter(complied_on=None, escalated_on=None).exclude(
@@ -259,8 +213,7 @@ def case_escalate(case: EnforcementCase, *, actor, today: dt.date | None = None)
             case_transition(locked, "miss_deadline", actor=actor, today=today)
         step = case_transition(locked, "escalate", actor=actor, today=today)
         for order in missed:
-            order.escalated_on = today
-            order.save(update_fields=["escalated_on"])
+            save_fields(order, escalated_on=today)
         recipients = _enforcers(locked)
         subject = f"{locked.number}: order deadline missed, case escalated"
         body = (

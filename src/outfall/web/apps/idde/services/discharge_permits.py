@@ -7,18 +7,19 @@ audited under § 267-7D(2)(g) in the same transaction; the applicant is told aft
 from __future__ import annotations
 
 import datetime as dt
+from contextlib import contextmanager
 
 from django.db import transaction
 
 from outfall.compliance.lifecycle import discharge_permit as machine
 from outfall.kernel.errors import InputError
-from outfall.web.apps.audit.services import audit_record
+from outfall.law.determination import Determination
 from outfall.web.apps.idde.models import DischargePermit
 from outfall.web.apps.idde.selectors.discharge_permits import discharge_permit_evaluation
 from outfall.web.apps.kit.documents import file_pdf, pdf_of
-from outfall.web.apps.kit.locks import lock_row
 from outfall.web.apps.kit.mail import mail_on_commit
 from outfall.web.apps.kit.snapshots import determination_snapshot
+from outfall.web.apps.kit.writes import audit, save_fields, write_lock
 
 SECTION = machine.SECTION
 
@@ -89,14 +90,13 @@ def discharge_permit_apply(
             state=machine.DischargePermitState.APPLIED,
             determination=determination_snapshot(det),
         )
-        audit_record(
-            actor=actor,
-            town=town,
-            action="discharge_permit.apply",
-            section=SECTION,
-            summary=f"Sump pump discharge permit applied for at {property_address} "
+        audit(
+            actor,
+            permit,
+            "discharge_permit.apply",
+            SECTION,
+            f"Sump pump discharge permit applied for at {property_address} "
             f"({applicant_name}) on {applied_on.isoformat()}",
-            obj=permit,
         )
     return permit
 
@@ -109,8 +109,7 @@ def discharge_permit_set_conditions(
     actor,
 ) -> DischargePermit:
     """Set the permit's conditions and the planned inspection (before or after issue)."""
-    with transaction.atomic():
-        p = lock_row(permit, "town")
+    with write_lock(permit) as p:
         if p.state not in (
             machine.DischargePermitState.APPLIED,
             machine.DischargePermitState.ISSUED,
@@ -128,21 +127,17 @@ def discharge_permit_set_conditions(
                 f"is before the application was received ({p.applied_on.isoformat()})",
                 SECTION,
             )
-        before = {"conditions": p.conditions, "inspection_planned_on": p.inspection_planned_on}
-        p.conditions = conditions
-        p.inspection_planned_on = inspection_planned_on
-        p.save(update_fields=["conditions", "inspection_planned_on"])
-        audit_record(
-            actor=actor,
-            town=p.town,
-            action="discharge_permit.conditions",
-            section=SECTION,
-            summary=f"Conditions of {p.number} set",
-            obj=p,
-            changes={
-                "before": before,
-                "after": {"conditions": conditions, "inspection_planned_on": inspection_planned_on},
-            },
+        after = {"conditions": conditions, "inspection_planned_on": inspection_planned_on}
+        before = {name: getattr(p, name) for name in after}
+        save_fields(p, **after)
+        audit(
+            actor,
+            p,
+            "discharge_permit.conditions",
+            SECTION,
+            f"Conditions of {p.number} set",
+            before=before,
+            after=after,
         )
     return p
 
@@ -158,47 +153,39 @@ def discharge_permit_issue(
     actor,
 ) -> DischargePermit:
     """Issue the permit under its number, with its conditions and (if asked) the permit PDF."""
-    with transaction.atomic():
-        p = lock_row(permit, "town")
-        step = machine.attempt("issue", p.state, _facts(p, issued_on=issued_on))
+    with _step(permit, "issue", issued_on=issued_on) as (p, step):
         number = permit_number.strip() or next_number(DischargePermit, "SPP", issued_on.year)
         if DischargePermit.objects.filter(number=number).exclude(pk=p.pk).exists():
             raise InputError("permit_number", number, "is already the number of another permit")
         application_number = p.number
         p.number = number
-        p.issued_on = issued_on
-        p.state = step.target
         if conditions:
             p.conditions = conditions
         if inspection_planned_on:
             p.inspection_planned_on = inspection_planned_on
-        p.determination = determination_snapshot(discharge_permit_evaluation(p, issued_on))
+        _evaluated(p, issued_on)
         if with_pdf:
             pdf = pdf_of(
                 "idde/discharge_permits/permit_document.html",
                 {"permit": p, "town": p.town, "application_number": application_number},
             )
             file_pdf(p.document, number, pdf)
-        p.save()
-        audit_record(
-            actor=actor,
-            town=p.town,
-            action="discharge_permit.issue",
-            section=step.section,
-            summary=f"Permit {number} issued on {issued_on.isoformat()} "
-            f"(application {application_number})",
-            obj=p,
-            changes={
-                "number": [application_number, number],
-                "state": [step.sources[0], step.target],
-            },
+            p.save(update_fields=["document"])
+        audit(
+            actor,
+            p,
+            "discharge_permit.issue",
+            step.section,
+            f"Permit {number} issued on {issued_on.isoformat()} (application {application_number})",
+            number=[application_number, number],
+            state=[step.sources[0], step.target],
         )
-        mail_on_commit(
+        _tell_applicant(
+            p,
             f"Sump pump discharge permit {number}",
             f"The Department of Public Works issued permit {number} on {issued_on.isoformat()} "
             f"for the sump pump discharge at {p.property_address} ({SECTION}). "
             + (f"Conditions: {p.conditions}" if p.conditions else ""),
-            [p.applicant_email],
         )
     return p
 
@@ -207,29 +194,23 @@ def discharge_permit_refuse(
     permit: DischargePermit, *, refused_on: dt.date, reason: str, actor
 ) -> DischargePermit:
     """Refuse the application, with the reason the applicant is told."""
-    with transaction.atomic():
-        p = lock_row(permit, "town")
-        step = machine.attempt("refuse", p.state, _facts(p, refused_on=refused_on))
-        p.state = step.target
-        p.refused_on = refused_on
+    with _step(permit, "refuse", refused_on=refused_on) as (p, step):
         p.refusal_reason = reason
-        p.determination = determination_snapshot(discharge_permit_evaluation(p, refused_on))
-        p.save()
-        audit_record(
-            actor=actor,
-            town=p.town,
-            action="discharge_permit.refuse",
-            section=step.section,
-            summary=f"Application {p.number} refused on {refused_on.isoformat()}: {reason}",
-            obj=p,
-            changes={"state": [step.sources[0], step.target]},
+        _evaluated(p, refused_on)
+        audit(
+            actor,
+            p,
+            "discharge_permit.refuse",
+            step.section,
+            f"Application {p.number} refused on {refused_on.isoformat()}: {reason}",
+            state=[step.sources[0], step.target],
         )
-        mail_on_commit(
+        _tell_applicant(
+            p,
             f"Sump pump discharge permit application {p.number}",
             f"The Department of Public Works refused the application for a sump pump discharge "
             f"permit at {p.property_address} on {refused_on.isoformat()} ({SECTION}). "
             f"Reason: {reason}",
-            [p.applicant_email],
         )
     return p
 
@@ -245,29 +226,47 @@ def discharge_permit_inspect(
     actor,
 ) -> DischargePermit:
     """Record an inspection of an issued permit and what it found; the law re-evaluates."""
-    with transaction.atomic():
-        p = lock_row(permit, "town")
-        step = machine.attempt("inspect", p.state, _facts(p, inspected_on=inspected_on))
-        p.state = step.target
-        p.inspected_on = inspected_on
+    with _step(permit, "inspect", inspected_on=inspected_on) as (p, step):
         p.inspection_passed = passed
         p.inspection_notes = notes
         p.inspection_findings = {
             "uncontaminated": uncontaminated,
             "not_a_significant_pollutant_source": not_a_significant_pollutant_source,
         }
-        det = discharge_permit_evaluation(p, inspected_on)
-        p.determination = determination_snapshot(det)
-        p.save()
-        audit_record(
-            actor=actor,
-            town=p.town,
-            action="discharge_permit.inspect",
-            section=step.section,
-            summary=f"{p.number} inspected on {inspected_on.isoformat()}: "
+        det = _evaluated(p, inspected_on)
+        audit(
+            actor,
+            p,
+            "discharge_permit.inspect",
+            step.section,
+            f"{p.number} inspected on {inspected_on.isoformat()}: "
             f"{'follows the permit' if passed else 'does not follow the permit'}; "
             f"the law's answer: {det.outcome}",
-            obj=p,
-            changes={"findings": p.inspection_findings, "passed": passed},
+            findings=p.inspection_findings,
+            passed=passed,
         )
     return p
+
+
+@contextmanager
+def _step(permit: DischargePermit, name: str, **day: dt.date):
+    """(permit, step): the permit locked for one transaction and moved by lifecycle step `name`
+    on its `day` (`issued_on=...`), which the law's guard allowed."""
+    with write_lock(permit) as p:
+        step = machine.attempt(name, p.state, _facts(p, **day))
+        p.state = step.target
+        for field, value in day.items():
+            setattr(p, field, value)
+        yield p, step
+
+
+def _evaluated(p: DischargePermit, on: dt.date) -> Determination:
+    """Save the permit with what § 267-7 says of its discharge on `on`, as the record stands."""
+    det = discharge_permit_evaluation(p, on)
+    p.determination = determination_snapshot(det)
+    p.save()
+    return det
+
+
+def _tell_applicant(p: DischargePermit, subject: str, body: str) -> None:
+    mail_on_commit(subject, body, [p.applicant_email])

@@ -15,6 +15,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from outfall.compliance.lifecycle import Step
 from outfall.compliance.lifecycle.idde import (
     DETERMINATION_STEP,
     InvestigationFacts,
@@ -25,11 +26,10 @@ from outfall.kernel.errors import InputError
 from outfall.law import s267_07_discharges
 from outfall.web.apps.assets import policy as assets_policy
 from outfall.web.apps.assets.services import CATCHMENT as CATCHMENT_SECTION
-from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.idde.models import DischargeDetermination, Investigation, Report
 from outfall.web.apps.idde.services.reports import report_investigation_started
-from outfall.web.apps.kit.locks import lock_row
 from outfall.web.apps.kit.versions import change_of, require_unchanged
+from outfall.web.apps.kit.writes import audit, write_lock
 
 ADMINISTRATION = "§ 267-5"
 EDITABLE_FIELDS = (
@@ -89,13 +89,12 @@ def investigation_open(
         if report is not None:
             report_investigation_started(report, actor=actor, investigation=investigation)
         what = f"report {report.tracking_number}" if report else f"structure {asset}"
-        audit_record(
-            actor=actor,
-            town=town,
-            action="investigation.open",
-            section=ADMINISTRATION,
-            summary=f"Investigation {investigation.number} opened from {what}",
-            obj=investigation,
+        audit(
+            actor,
+            investigation,
+            "investigation.open",
+            ADMINISTRATION,
+            f"Investigation {investigation.number} opened from {what}",
         )
     return investigation
 
@@ -109,8 +108,7 @@ def investigation_update(
     unknown = set(fields) - set(EDITABLE_FIELDS)
     if unknown:
         raise InputError(sorted(unknown)[0], None, "not a field of an investigation")
-    with transaction.atomic():
-        investigation = lock_row(investigation, "town")
+    with write_lock(investigation) as investigation:
         if investigation.state == InvestigationState.CLOSED:
             raise InputError("state", investigation.state, "a closed investigation is not edited")
         require_unchanged(investigation, fields, based_on, labels=FIELD_LABELS)
@@ -121,14 +119,13 @@ def investigation_update(
                 changes[name] = change_of(getattr(investigation, name), value)
                 setattr(investigation, name, value)
         investigation.save()
-        audit_record(
-            actor=actor,
-            town=investigation.town,
-            action="investigation.update",
-            section=ADMINISTRATION,
-            summary=f"Investigation {investigation.number}: {', '.join(changes) or 'no change'}",
-            obj=investigation,
-            changes=changes,
+        audit(
+            actor,
+            investigation,
+            "investigation.update",
+            ADMINISTRATION,
+            f"Investigation {investigation.number}: {', '.join(changes) or 'no change'}",
+            **changes,
         )
     return investigation
 
@@ -149,34 +146,25 @@ def investigation_evaluate(
     det = s267_07_discharges.classify_discharge(
         kind, known, as_of=as_of, town=investigation.town.slug
     )
-    with transaction.atomic():
-        investigation = lock_row(investigation, "town")
+    with write_lock(investigation) as investigation:
         investigation.discharge_kind = kind
         investigation.conditions = known
-        step = attempt(
-            "investigation",
-            DETERMINATION_STEP[str(det.outcome)],
-            investigation.state,
-            _facts(investigation, as_of),
-        )
+        step = _move(investigation, DETERMINATION_STEP[str(det.outcome)], as_of)
         investigation.verdict = str(det.outcome)
-        investigation.state = step.target.value
-        if step.target is InvestigationState.CLOSED:
-            investigation.closed_on = timezone.localdate()
         investigation.save()
         record = DischargeDetermination.record(
             det, investigation=investigation, kind=kind, conditions=known, made_by=actor
         )
-        audit_record(
-            actor=actor,
-            town=investigation.town,
-            action="investigation.evaluate",
-            section=det.details.get("citation") or "§ 267-7",
-            summary=f"Investigation {investigation.number}: {kind} is {det.outcome} "
+        audit(
+            actor,
+            record,
+            "investigation.evaluate",
+            det.details.get("citation") or "§ 267-7",
+            f"Investigation {investigation.number}: {kind} is {det.outcome} "
             f"under the law of {as_of.isoformat()} ({step.label})",
-            obj=record,
             case=investigation,
-            changes={"verdict": str(det.outcome), "conditions": known},
+            verdict=str(det.outcome),
+            conditions=known,
         )
     return record
 
@@ -187,24 +175,16 @@ def investigation_refer(investigation: Investigation, *, actor) -> Investigation
     Nothing is created here: the enforcement case is opened on its own page, which this
     referral links to (`enforcement_url`).
     """
-    with transaction.atomic():
-        investigation = lock_row(investigation, "town")
-        step = attempt(
-            "investigation",
-            "refer_to_enforcement",
-            investigation.state,
-            _facts(investigation, _law_date(investigation)),
-        )
-        investigation.state = step.target.value
+    with write_lock(investigation) as investigation:
+        step = _move(investigation, "refer_to_enforcement", _law_date(investigation))
         investigation.referred_on = timezone.localdate()
         investigation.save()
-        audit_record(
-            actor=actor,
-            town=investigation.town,
-            action="investigation.refer",
-            section=step.section,
-            summary=f"Investigation {investigation.number} referred to enforcement",
-            obj=investigation,
+        audit(
+            actor,
+            investigation,
+            "investigation.refer",
+            step.section,
+            f"Investigation {investigation.number} referred to enforcement",
         )
     return investigation
 
@@ -216,30 +196,32 @@ def investigation_close(
     steps = {"eliminated": "close_eliminated", "no_discharge": "close_no_discharge"}
     if reason not in steps:
         raise InputError("reason", reason, f"one of: {', '.join(steps)}")
-    with transaction.atomic():
-        investigation = lock_row(investigation, "town")
+    with write_lock(investigation) as investigation:
         if reason == "eliminated":
             investigation.discharge_eliminated = True
-        step = attempt(
-            "investigation",
-            steps[reason],
-            investigation.state,
-            _facts(investigation, _law_date(investigation)),
-        )
-        investigation.state = step.target.value
-        investigation.closed_on = timezone.localdate()
+        step = _move(investigation, steps[reason], _law_date(investigation))
         investigation.closing_note = (note or "").strip()
         investigation.save()
-        audit_record(
-            actor=actor,
-            town=investigation.town,
-            action="investigation.close",
-            section=step.section,
-            summary=f"Investigation {investigation.number} closed: {step.label}",
-            obj=investigation,
-            changes={"reason": reason, "note": investigation.closing_note},
+        audit(
+            actor,
+            investigation,
+            "investigation.close",
+            step.section,
+            f"Investigation {investigation.number} closed: {step.label}",
+            reason=reason,
+            note=investigation.closing_note,
         )
     return investigation
+
+
+def _move(investigation: Investigation, name: str, law_date: dt.date | None) -> Step:
+    """Take lifecycle step `name` under the law of `law_date`; the law's guard decides. A step
+    that closes the investigation closes it today."""
+    step = attempt("investigation", name, investigation.state, _facts(investigation, law_date))
+    investigation.state = step.target.value
+    if step.target is InvestigationState.CLOSED:
+        investigation.closed_on = timezone.localdate()
+    return step
 
 
 def _facts(investigation: Investigation, law_date: dt.date | None) -> InvestigationFacts:
@@ -287,12 +269,11 @@ def investigation_link_catchment(ci, *, number: str, actor) -> Investigation:
             )
         inv.catchment_investigation = ci
         inv.save(update_fields=["catchment_investigation"])
-        audit_record(
-            actor=actor,
-            town=ci.town,
-            action="catchment.link",
-            section=CATCHMENT_SECTION,
-            summary=f"Illicit-discharge investigation {number} linked.",
-            obj=ci,
+        audit(
+            actor,
+            ci,
+            "catchment.link",
+            CATCHMENT_SECTION,
+            f"Illicit-discharge investigation {number} linked.",
         )
     return inv

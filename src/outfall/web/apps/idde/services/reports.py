@@ -29,11 +29,11 @@ from outfall.compliance.lifecycle.idde import (
     attempt,
 )
 from outfall.kernel.errors import InputError
-from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.idde.models import Open311Client, Report, ReportSettings
 from outfall.web.apps.kit.images import image_size_checked
 from outfall.web.apps.kit.locks import lock_row
 from outfall.web.apps.kit.mail import mail_on_commit
+from outfall.web.apps.kit.writes import audit, write_lock
 
 APPLICABILITY = "§ 267-3"
 ADMINISTRATION = "§ 267-5"
@@ -252,13 +252,12 @@ def report_submit(
             report.photo.save(f"{report.tracking_number}{ext}", ContentFile(data), save=False)
         report.save()
         via = f"Open311 client {open311_client.name}" if open311_client else source
-        audit_record(
-            actor=actor,
-            town=town,
-            action="report.submit",
-            section=APPLICABILITY,
-            summary=f"Report {report.tracking_number} received ({via})",
-            obj=report,
+        audit(
+            actor,
+            report,
+            "report.submit",
+            APPLICABILITY,
+            f"Report {report.tracking_number} received ({via})",
         )
         _mail_reporter(
             report,
@@ -273,23 +272,20 @@ def report_submit(
 
 def report_triage(report: Report, *, actor, status_note: str, expected_on: dt.date | None):
     """Triage the report (§ 267-5): the public note and the date the reporter may expect."""
-    with transaction.atomic():
-        report = lock_row(report, "town")
+    with write_lock(report) as report:
         if report.state in (ReportState.RECEIVED, ReportState.TRIAGED):
             _move(report, "triage", ReportFacts())
             report.triaged_at = report.triaged_at or timezone.now()
-        _set_public(report, status_note, expected_on)
-        report.save()
-        audit_record(
-            actor=actor,
-            town=report.town,
-            action="report.triage",
-            section=ADMINISTRATION,
-            summary=f"Report {report.tracking_number}: public status updated",
-            obj=report,
-            changes={"status_note": status_note, "expected_on": expected_on},
+        _publish(
+            report,
+            actor,
+            "report.triage",
+            f"Report {report.tracking_number}: public status updated",
+            status_note,
+            expected_on,
+            status_note=status_note,
+            expected_on=expected_on,
         )
-        _mail_status_change(report)
     return report
 
 
@@ -298,8 +294,7 @@ def report_mark_duplicate(report: Report, *, duplicate_of: str, actor, status_no
     earlier = Report.objects.filter(tracking_number=(duplicate_of or "").strip()).first()
     if duplicate_of and earlier is None:
         raise InputError("duplicate_of", duplicate_of, "no report has this tracking number")
-    with transaction.atomic():
-        report = lock_row(report, "town")
+    with write_lock(report) as report:
         facts = ReportFacts(
             duplicate_of=earlier.tracking_number if earlier else None,
             own_tracking_number=report.tracking_number,
@@ -307,19 +302,13 @@ def report_mark_duplicate(report: Report, *, duplicate_of: str, actor, status_no
         )
         _move(report, "mark_duplicate", facts)
         report.duplicate_of = earlier
-        _set_public(
-            report, status_note or "Already reported: the Department is dealing with it.", None
+        _publish(
+            report,
+            actor,
+            "report.duplicate",
+            f"Report {report.tracking_number} is a duplicate of {earlier.tracking_number}",
+            status_note or "Already reported: the Department is dealing with it.",
         )
-        report.save()
-        audit_record(
-            actor=actor,
-            town=report.town,
-            action="report.duplicate",
-            section=ADMINISTRATION,
-            summary=f"Report {report.tracking_number} is a duplicate of {earlier.tracking_number}",
-            obj=report,
-        )
-        _mail_status_change(report)
     return report
 
 
@@ -329,21 +318,12 @@ def report_close(report: Report, *, actor, status_note: str):
         raise InputError(
             "status_note", status_note, "tell the reporter why it is closed", ADMINISTRATION
         )
-    with transaction.atomic():
-        report = lock_row(report, "town")
+    with write_lock(report) as report:
         open_count = report.investigations.filter(state__in=OPEN_INVESTIGATION_STATES).count()
         _move(report, "close_report", ReportFacts(open_investigations=open_count))
-        _set_public(report, status_note, None)
-        report.save()
-        audit_record(
-            actor=actor,
-            town=report.town,
-            action="report.close",
-            section=ADMINISTRATION,
-            summary=f"Report {report.tracking_number} closed",
-            obj=report,
+        _publish(
+            report, actor, "report.close", f"Report {report.tracking_number} closed", status_note
         )
-        _mail_status_change(report)
     return report
 
 
@@ -352,13 +332,12 @@ def report_investigation_started(report: Report, *, actor, investigation) -> Rep
     report = lock_row(report, "town")
     _move(report, "start_investigation", ReportFacts())
     report.save()
-    audit_record(
-        actor=actor,
-        town=report.town,
-        action="report.investigate",
-        section=APPLICABILITY,
-        summary=f"Report {report.tracking_number}: investigation {investigation.number} opened",
-        obj=report,
+    audit(
+        actor,
+        report,
+        "report.investigate",
+        APPLICABILITY,
+        f"Report {report.tracking_number}: investigation {investigation.number} opened",
         case=investigation,
     )
     return report
@@ -368,6 +347,24 @@ def _move(report: Report, step: str, facts: ReportFacts) -> None:
     transition = attempt("report", step, report.state, facts)
     report.state = transition.target.value
     report.status = REPORT_PUBLIC_STATUS[transition.target]
+
+
+def _publish(
+    report: Report,
+    actor,
+    action: str,
+    summary: str,
+    status_note: str,
+    expected_on: dt.date | None = None,
+    /,
+    **changes,
+) -> None:
+    """Save the report with the note and the date the reporter sees, audit it under § 267-5
+    and tell the reporter."""
+    _set_public(report, status_note, expected_on)
+    report.save()
+    audit(actor, report, action, ADMINISTRATION, summary, **changes)
+    _mail_status_change(report)
 
 
 def _set_public(report: Report, status_note: str, expected_on: dt.date | None) -> None:

@@ -17,11 +17,10 @@ from django.utils import timezone
 from outfall.compliance.lifecycle import TransitionNotAllowed
 from outfall.kernel.errors import InputError
 from outfall.law.s267_08_emergency import may_suspend_access, steps_when_suspension_ignored
-from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.idde.models import EmergencySuspension
 from outfall.web.apps.kit.documents import file_pdf, pdf_of
-from outfall.web.apps.kit.locks import lock_row
 from outfall.web.apps.kit.snapshots import determination_snapshot
+from outfall.web.apps.kit.writes import audit, save_fields, write_lock
 
 SECTION = "§ 267-8"
 ORDER_TEMPLATE = "idde/documents/suspension_order.html"
@@ -29,6 +28,22 @@ ORDER_TEMPLATE = "idde/documents/suspension_order.html"
 
 def _local(moment: dt.datetime) -> dt.datetime:
     return timezone.localtime(moment) if timezone.is_aware(moment) else moment
+
+
+def _stamp(moment: dt.datetime) -> str:
+    return f"{_local(moment):%Y-%m-%d %H:%M}"
+
+
+def _reinstated(field: str, value) -> InputError:
+    """The refusal of a record made after access was given back."""
+    return InputError(field, value, "access was already reinstated", SECTION)
+
+
+def _not_before_order(s: EmergencySuspension, field: str, moment: dt.datetime) -> None:
+    if moment < s.ordered_at:
+        raise InputError(
+            field, _stamp(moment), f"is before the order ({_stamp(s.ordered_at)})", SECTION
+        )
 
 
 def suspension_number(suspension: EmergencySuspension) -> str:
@@ -87,16 +102,15 @@ def suspension_order(
         )
         file_pdf(s.document, suspension_number(s), suspension_order_pdf(s))
         s.save(update_fields=["document"])
-        audit_record(
-            actor=actor,
-            town=town,
-            action="suspension.order",
-            section=SECTION,
-            summary=f"Storm drain access of {person_name} at {property_address} suspended "
-            f"at {_local(ordered_at):%Y-%m-%d %H:%M} ({suspension_number(s)})",
-            obj=s,
+        audit(
+            actor,
+            s,
+            "suspension.order",
+            SECTION,
+            f"Storm drain access of {person_name} at {property_address} suspended "
+            f"at {_stamp(ordered_at)} ({suspension_number(s)})",
             case=investigation,
-            changes={"finding": finding},
+            finding=finding,
         )
     return s
 
@@ -110,19 +124,10 @@ def suspension_compliance_record(
     actor,
 ) -> EmergencySuspension:
     """Record whether the order was obeyed and, if not, the steps the agency took."""
-    with transaction.atomic():
-        s = lock_row(suspension, "town")
+    with write_lock(suspension) as s:
         if s.reinstated_at is not None:
-            raise InputError(
-                "complied", "yes" if complied else "no", "access was already reinstated", SECTION
-            )
-        if recorded_at < s.ordered_at:
-            raise InputError(
-                "recorded_at",
-                f"{_local(recorded_at):%Y-%m-%d %H:%M}",
-                f"is before the order ({_local(s.ordered_at):%Y-%m-%d %H:%M})",
-                SECTION,
-            )
+            raise _reinstated("complied", "yes" if complied else "no")
+        _not_before_order(s, "recorded_at", recorded_at)
         det = steps_when_suspension_ignored(
             True, complied, as_of=_local(recorded_at).date(), town=s.town.slug
         )
@@ -138,19 +143,17 @@ def suspension_compliance_record(
         s.steps_recorded_at = recorded_at
         s.steps_determination = determination_snapshot(det)
         s.save()
-        audit_record(
-            actor=actor,
-            town=s.town,
-            action="suspension.compliance",
-            section=SECTION,
-            summary=(
-                f"{suspension_number(s)}: the person complied"
-                if complied
-                else f"{suspension_number(s)} ignored; steps taken: {steps_taken}"
-            ),
-            obj=s,
+        audit(
+            actor,
+            s,
+            "suspension.compliance",
+            SECTION,
+            f"{suspension_number(s)}: the person complied"
+            if complied
+            else f"{suspension_number(s)} ignored; steps taken: {steps_taken}",
             case=s.investigation,
-            changes={"complied": complied, "steps_taken": s.steps_taken},
+            complied=complied,
+            steps_taken=s.steps_taken,
         )
     return s
 
@@ -159,34 +162,18 @@ def suspension_reinstate(
     suspension: EmergencySuspension, *, reinstated_at: dt.datetime, note: str, actor
 ) -> EmergencySuspension:
     """Give access back once the risk has passed; once only, never before the order."""
-    with transaction.atomic():
-        s = lock_row(suspension, "town")
+    with write_lock(suspension) as s:
         if s.reinstated_at is not None:
-            raise InputError(
-                "reinstated_at",
-                f"{_local(s.reinstated_at):%Y-%m-%d %H:%M}",
-                "access was already reinstated",
-                SECTION,
-            )
-        if reinstated_at < s.ordered_at:
-            raise InputError(
-                "reinstated_at",
-                f"{_local(reinstated_at):%Y-%m-%d %H:%M}",
-                f"is before the order ({_local(s.ordered_at):%Y-%m-%d %H:%M})",
-                SECTION,
-            )
-        s.reinstated_at = reinstated_at
-        s.reinstatement_note = note
-        s.save(update_fields=["reinstated_at", "reinstatement_note"])
-        audit_record(
-            actor=actor,
-            town=s.town,
-            action="suspension.reinstate",
-            section=SECTION,
-            summary=f"{suspension_number(s)}: access reinstated at "
-            f"{_local(reinstated_at):%Y-%m-%d %H:%M}",
-            obj=s,
+            raise _reinstated("reinstated_at", _stamp(s.reinstated_at))
+        _not_before_order(s, "reinstated_at", reinstated_at)
+        save_fields(s, reinstated_at=reinstated_at, reinstatement_note=note)
+        audit(
+            actor,
+            s,
+            "suspension.reinstate",
+            SECTION,
+            f"{suspension_number(s)}: access reinstated at {_stamp(reinstated_at)}",
             case=s.investigation,
-            changes={"note": note},
+            note=note,
         )
     return s
