@@ -43,6 +43,7 @@ from outfall.web.apps.assets.selectors import SCREENED_KINDS, setting_get, thres
 from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.kit.locks import lock_row
 from outfall.web.apps.kit.versions import require_unchanged
+from outfall.web.apps.kit.writes import audit, save_fields
 
 INVENTORY = "§ 267-5"
 SCREENING = "§ 267-1"
@@ -135,16 +136,12 @@ def asset_create(town, *, asset_id: str, actor, **values) -> Asset:
         if Asset.objects.filter(town=town, asset_id=asset_id).exists():
             raise InputError("asset_id", asset_id, "is already a structure of this town")
         asset = Asset.objects.create(town=town, asset_id=asset_id, **values)
-        audit_record(
-            actor=actor,
-            town=town,
-            action="asset.create",
-            section=INVENTORY,
-            summary=f"{asset.get_kind_display()} {asset_id} added to the inventory "
-            f"(condition {asset.get_condition_display().lower()}).",
-            obj=asset,
-            changes={k: _value_text(values.get(k)) for k in ASSET_FIELDS if k in values},
+        summary = (
+            f"{asset.get_kind_display()} {asset_id} added to the inventory "
+            f"(condition {asset.get_condition_display().lower()})."
         )
+        given = {k: _value_text(values.get(k)) for k in ASSET_FIELDS if k in values}
+        audit(actor, asset, "asset.create", INVENTORY, summary, **given)
     return asset
 
 
@@ -177,29 +174,27 @@ def _apply(asset: Asset, values: dict, actor, *, how: str) -> dict:
     condition = changes.pop("condition", None)
     if condition:
         labels = dict(Asset.Condition.choices)
-        audit_record(
-            actor=actor,
-            town=asset.town,
-            action="asset.condition",
-            section=INVENTORY,
-            summary=f"Condition {labels[condition['from']].lower()} → "
-            f"{labels[condition['to']].lower()}.",
-            obj=asset,
-            changes={"condition": condition},
+        summary = (
+            f"Condition {labels[condition['from']].lower()} → {labels[condition['to']].lower()}."
         )
+        audit(actor, asset, "asset.condition", INVENTORY, summary, condition=condition)
     if changes:
-        audit_record(
-            actor=actor,
-            town=asset.town,
-            action="asset.update",
-            section=INVENTORY,
-            summary=f"{how.capitalize()}: {', '.join(sorted(changes))}.",
-            obj=asset,
-            changes=changes,
-        )
+        summary = f"{how.capitalize()}: {', '.join(sorted(changes))}."
+        audit(actor, asset, "asset.update", INVENTORY, summary, **changes)
     if condition:
         changes["condition"] = condition
     return changes
+
+
+def _import_new(town, row, values: dict, digest: str, filename: str, actor) -> Asset:
+    """A structure the import adds to the inventory, audited with the file and its feature."""
+    asset = Asset.objects.create(town=town, asset_id=row.asset_id, **values)
+    summary = (
+        f"{asset.get_kind_display()} {asset.asset_id} added by GeoJSON import"
+        f"{f' ({filename})' if filename else ''}."
+    )
+    audit(actor, asset, "asset.import", INVENTORY, summary, file_sha256=digest, feature=row.index)
+    return asset
 
 
 def asset_import_geojson(town, raw: bytes, *, actor, filename: str = "") -> dict:
@@ -229,19 +224,8 @@ def asset_import_geojson(town, raw: bytes, *, actor, filename: str = "") -> dict
             values.update(r.values)
             asset = existing.get(r.asset_id)
             if asset is None:
-                asset = Asset.objects.create(town=town, asset_id=r.asset_id, **values)
-                existing[r.asset_id] = asset
+                existing[r.asset_id] = _import_new(town, r, values, digest, filename, actor)
                 created += 1
-                audit_record(
-                    actor=actor,
-                    town=town,
-                    action="asset.import",
-                    section=INVENTORY,
-                    summary=f"{asset.get_kind_display()} {asset.asset_id} added by GeoJSON import"
-                    f"{f' ({filename})' if filename else ''}.",
-                    obj=asset,
-                    changes={"file_sha256": digest, "feature": r.index},
-                )
             elif _apply(asset, values, actor, how=f"updated by GeoJSON import (feature {r.index})"):
                 updated += 1
         for r in rows:
@@ -256,27 +240,48 @@ def asset_import_geojson(town, raw: bytes, *, actor, filename: str = "") -> dict
                         ]
                     )
                 _apply(asset, {"downstream": target}, actor, how="linked by GeoJSON import")
-        summary = {
+        counts = {
             "features": len(rows),
             "created": created,
             "updated": updated,
             "unchanged": len(rows) - created - updated,
             "sha256": digest,
         }
-        audit_record(
-            actor=actor,
-            town=town,
-            action="asset.import_file",
-            section=INVENTORY,
-            summary=f"GeoJSON import{f' of {filename}' if filename else ''}: {len(rows)} "
-            f"feature(s), {created} new, {updated} updated.",
-            obj=town,
-            changes=summary,
+        summary = (
+            f"GeoJSON import{f' of {filename}' if filename else ''}: {len(rows)} "
+            f"feature(s), {created} new, {updated} updated."
         )
-    return summary
+        _town_audit(actor, town, town, "asset.import_file", INVENTORY, summary, **counts)
+    return counts
 
 
 # ------------------------------------------------------------------ the town's numbers
+
+
+def _source_required(source: str) -> None:
+    if not (source or "").strip():
+        raise InputError("source", source, "is required: where the number comes from", RULES)
+
+
+def _number_confirmed(model, town, lookup: dict, source: str, **values):
+    """The town's row of `model` found by `lookup`, set to `values` with their source and no
+    longer to be confirmed; with whether it is new."""
+    defaults = {**values, "source": source.strip(), "to_be_confirmed": False}
+    return model.objects.update_or_create(town=town, **lookup, defaults=defaults)
+
+
+def _town_audit(actor, town, obj, action: str, section: str, summary: str, **changes) -> None:
+    """An audit row filed under the town itself: its screening numbers, a whole import."""
+    audit_record(
+        actor=actor,
+        town=town,
+        action=action,
+        section=section,
+        summary=summary,
+        obj=obj,
+        case=town,
+        changes=changes,
+    )
 
 
 def threshold_set(
@@ -289,31 +294,16 @@ def threshold_set(
     if operator not in OPERATORS:
         raise InputError("operator", operator, f"expected one of {', '.join(OPERATORS)}")
     check_result_value(parameter, value)
-    if not (source or "").strip():
-        raise InputError("source", source, "is required: where the number comes from", RULES)
+    _source_required(source)
     with transaction.atomic():
-        row, created = ScreeningThreshold.objects.update_or_create(
-            town=town,
-            parameter=parameter,
-            defaults={
-                "operator": operator,
-                "value": value,
-                "unit": unit.strip(),
-                "source": source.strip(),
-                "to_be_confirmed": False,
-            },
+        number = {"operator": operator, "value": value, "unit": unit.strip()}
+        lookup = {"parameter": parameter}
+        row, created = _number_confirmed(ScreeningThreshold, town, lookup, source, **number)
+        summary = (
+            f"Threshold for {PARAMETERS[parameter].label}: {OPERATORS[operator][0]} "
+            f"{value:g} {unit} ({source.strip()})."
         )
-        audit_record(
-            actor=actor,
-            town=town,
-            action="screening.threshold",
-            section=RULES,
-            summary=f"Threshold for {PARAMETERS[parameter].label}: {OPERATORS[operator][0]} "
-            f"{value:g} {unit} ({source.strip()}).",
-            obj=row,
-            case=town,
-            changes={"created": created},
-        )
+        _town_audit(actor, town, row, "screening.threshold", RULES, summary, created=created)
     return row
 
 
@@ -324,29 +314,14 @@ def setting_set(town, *, key: str, value: float, source: str, actor) -> Screenin
         raise InputError("key", key, "is not a screening setting")
     if not math.isfinite(value) or value <= 0:
         raise InputError("value", value, "must be a positive number")
-    if not (source or "").strip():
-        raise InputError("source", source, "is required: where the number comes from", RULES)
+    _source_required(source)
     unit = DEFAULT_SETTINGS[key].unit
     with transaction.atomic():
-        row, _ = ScreeningSetting.objects.update_or_create(
-            town=town,
-            key=key,
-            defaults={
-                "value": value,
-                "unit": unit,
-                "source": source.strip(),
-                "to_be_confirmed": False,
-            },
+        row, _ = _number_confirmed(
+            ScreeningSetting, town, {"key": key}, source, value=value, unit=unit
         )
-        audit_record(
-            actor=actor,
-            town=town,
-            action="screening.setting",
-            section=RULES,
-            summary=f"{row.get_key_display()}: {value:g} {unit} ({source.strip()}).",
-            obj=row,
-            case=town,
-        )
+        summary = f"{row.get_key_display()}: {value:g} {unit} ({source.strip()})."
+        _town_audit(actor, town, row, "screening.setting", RULES, summary)
     return row
 
 
@@ -375,16 +350,12 @@ def round_schedule(
             town=town, name=name.strip(), starts_on=starts_on, ends_on=ends_on, notes=notes
         )
         screening_round.outfalls.set(outfalls)
-        audit_record(
-            actor=actor,
-            town=town,
-            action="screening.round",
-            section=SCREENING,
-            summary=f"Screening round {screening_round.name} scheduled "
-            f"{starts_on.isoformat()} to {ends_on.isoformat()}: {len(outfalls)} outfall(s).",
-            obj=screening_round,
-            changes={"outfalls": sorted(o.asset_id for o in outfalls)},
+        summary = (
+            f"Screening round {screening_round.name} scheduled "
+            f"{starts_on.isoformat()} to {ends_on.isoformat()}: {len(outfalls)} outfall(s)."
         )
+        visiting = sorted(o.asset_id for o in outfalls)
+        audit(actor, screening_round, "screening.round", SCREENING, summary, outfalls=visiting)
     return screening_round
 
 
@@ -453,17 +424,12 @@ def visit_record(
             dry_weather_window=window.as_dict(),
             **{k: (v or "").strip() for k, v in observations.items()},
         )
-        audit_record(
-            actor=actor,
-            town=asset.town,
-            action="screening.visit",
-            section=SCREENING,
-            summary=f"{visit.get_weather_display()} visit on "
+        summary = (
+            f"{visit.get_weather_display()} visit on "
             f"{timezone.localtime(visited_at):%Y-%m-%d %H:%M}: {visit.get_flow_display().lower()}"
-            f"{'; follow-up needed: ' + ' '.join(reasons) if reasons else ''}",
-            obj=visit,
-            case=asset,
+            f"{'; follow-up needed: ' + ' '.join(reasons) if reasons else ''}"
         )
+        audit(actor, visit, "screening.visit", SCREENING, summary, case=asset)
     return visit
 
 
@@ -484,6 +450,7 @@ def sample_add(
     over = exceeds(value, unit, threshold)
     with transaction.atomic():
         visit = lock_row(visit)
+        kept = threshold.as_dict() if threshold else {}
         sample = SampleResult.objects.create(
             visit=visit,
             parameter=parameter,
@@ -491,7 +458,7 @@ def sample_add(
             unit=unit,
             method=method,
             exceeds_threshold=over,
-            threshold=threshold.as_dict() if threshold else {},
+            threshold=kept,
             recorded_at=timezone.now(),
             recorded_by=actor,
         )
@@ -506,17 +473,10 @@ def sample_add(
             if over
             else (f"within the threshold ({threshold.text})" if threshold else "no threshold set")
         )
-        audit_record(
-            actor=actor,
-            town=asset.town,
-            action="screening.sample",
-            section=SCREENING,
-            summary=f"{method.capitalize()} result {label} {value:g} {unit}: {verdict}."
-            + (f" Follow-up needed: {' '.join(newly)}" if newly else ""),
-            obj=sample,
-            case=asset,
-            changes={"threshold": sample.threshold},
+        summary = f"{method.capitalize()} result {label} {value:g} {unit}: {verdict}." + (
+            f" Follow-up needed: {' '.join(newly)}" if newly else ""
         )
+        audit(actor, sample, "screening.sample", SCREENING, summary, case=asset, threshold=kept)
     return sample
 
 
@@ -571,23 +531,10 @@ def catchment_open(
             visit=visit,
             opened_by=actor,
         )
-        audit_record(
-            actor=actor,
-            town=outfall.town,
-            action="catchment.open",
-            section=CATCHMENT,
-            summary=f"Catchment investigation {ci.number} of {outfall.asset_id} opened: {reason}",
-            obj=ci,
-        )
-        audit_record(
-            actor=actor,
-            town=outfall.town,
-            action="catchment.open",
-            section=CATCHMENT,
-            summary=f"Catchment investigation {ci.number} opened.",
-            obj=ci,
-            case=outfall,
-        )
+        summary = f"Catchment investigation {ci.number} of {outfall.asset_id} opened: {reason}"
+        audit(actor, ci, "catchment.open", CATCHMENT, summary)
+        summary = f"Catchment investigation {ci.number} opened."
+        audit(actor, ci, "catchment.open", CATCHMENT, summary, case=outfall)
     return ci
 
 
@@ -606,16 +553,8 @@ def catchment_findings_record(ci: CatchmentInvestigation, *, findings: str, acto
         raise InputError("findings", findings, "is required")
     with transaction.atomic():
         ci = _locked_open(ci)
-        ci.findings = findings.strip()
-        ci.save(update_fields=["findings"])
-        audit_record(
-            actor=actor,
-            town=ci.town,
-            action="catchment.findings",
-            section=CATCHMENT,
-            summary=f"Findings: {ci.findings}",
-            obj=ci,
-        )
+        save_fields(ci, findings=findings.strip())
+        audit(actor, ci, "catchment.findings", CATCHMENT, f"Findings: {ci.findings}")
     return ci
 
 
@@ -632,16 +571,8 @@ def catchment_close(ci: CatchmentInvestigation, *, closed_on: dt.date, actor):
                 closed_on.isoformat(),
                 f"is before it opened ({ci.opened_on.isoformat()})",
             )
-        ci.closed_on = closed_on
-        ci.save(update_fields=["closed_on"])
+        save_fields(ci, closed_on=closed_on)
+        summary = f"Catchment investigation {ci.number} closed on {closed_on.isoformat()}."
         for case in (ci, ci.outfall):
-            audit_record(
-                actor=actor,
-                town=ci.town,
-                action="catchment.close",
-                section=CATCHMENT,
-                summary=f"Catchment investigation {ci.number} closed on {closed_on.isoformat()}.",
-                obj=ci,
-                case=case,
-            )
+            audit(actor, ci, "catchment.close", CATCHMENT, summary, case=case)
     return ci
