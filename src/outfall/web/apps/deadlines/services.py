@@ -34,12 +34,9 @@ REMIND_STATES = (ClockState.WARNING, ClockState.OVERDUE)
 def calendar_token_rotate(user, *, actor, town=None) -> CalendarToken:
     """Give `user` a new secret calendar address; the old one stops working at once."""
     with transaction.atomic():
-        token, created = CalendarToken.objects.select_for_update().get_or_create(
+        token, created = CalendarToken.objects.update_or_create(
             user=user, defaults={"token": secrets.token_urlsafe(32)}
         )
-        if not created:
-            token.token = secrets.token_urlsafe(32)
-            token.save(update_fields=["token"])
         credential_audit(
             token,
             actor=actor,
