@@ -52,6 +52,26 @@ def document_template_check(body: str, kind: str, town):
     return template
 
 
+def _town_version(town, kind: str) -> DocumentTemplate | None:
+    """The town's own version of a document, locked for the transaction, if it has one."""
+    return DocumentTemplate.objects.select_for_update().filter(town=town, kind=kind).first()
+
+
+def _audit(actor, template: DocumentTemplate, action: str, info: DocumentKind, summary, body):
+    """The town's audit row of a change to its own version of a document (`body`: before and
+    after), under the section the document serves."""
+    audit_record(
+        actor=actor,
+        town=template.town,
+        action=action,
+        section=info.section,
+        summary=summary,
+        obj=template,
+        case=template.town,
+        changes={"kind": template.kind, "body": body},
+    )
+
+
 def _normalised(body: str) -> str:
     return body.replace("\r\n", "\n").replace("\r", "\n")
 
@@ -83,7 +103,7 @@ def document_template_save(town, kind: str, body: str, *, actor) -> DocumentTemp
     body = _normalised(body)
     document_template_check(body, kind, town)
     with transaction.atomic():
-        template = DocumentTemplate.objects.select_for_update().filter(town=town, kind=kind).first()
+        template = _town_version(town, kind)
         before = template.body if template else None
         if template is not None and before == body:
             return template
@@ -91,16 +111,8 @@ def document_template_save(town, kind: str, body: str, *, actor) -> DocumentTemp
             template = DocumentTemplate(town=town, kind=kind)
         template.body = body
         template.save()
-        audit_record(
-            actor=actor,
-            town=town,
-            action="document_template.save",
-            section=info.section,
-            summary=f"{town.name} now uses its own version of the {info.label.lower()}",
-            obj=template,
-            case=town,
-            changes={"kind": kind, "body": [before, body]},
-        )
+        summary = f"{town.name} now uses its own version of the {info.label.lower()}"
+        _audit(actor, template, "document_template.save", info, summary, [before, body])
     return template
 
 
@@ -109,17 +121,9 @@ def document_template_revert(town, kind: str, *, actor) -> None:
     require(actor, "templates.manage", town=town)
     info = _kind(kind)
     with transaction.atomic():
-        template = DocumentTemplate.objects.select_for_update().filter(town=town, kind=kind).first()
+        template = _town_version(town, kind)
         if template is None:
             raise InputError("kind", kind, f"{town.name} already uses the default template")
-        audit_record(
-            actor=actor,
-            town=town,
-            action="document_template.revert",
-            section=info.section,
-            summary=f"{town.name} reverted the {info.label.lower()} to the default template",
-            obj=template,
-            case=town,
-            changes={"kind": kind, "body": [template.body, None]},
-        )
+        summary = f"{town.name} reverted the {info.label.lower()} to the default template"
+        _audit(actor, template, "document_template.revert", info, summary, [template.body, None])
         template.delete()
