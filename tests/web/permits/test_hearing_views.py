@@ -164,7 +164,7 @@ STEP_CASES = {
 def stub_pdf(monkeypatch):
     """Role tests ask who may act, not what the PDF says (that is tested on real PDFs)."""
     monkeypatch.setattr(
-        "outfall.web.apps.permits.documents.render_pdf", lambda html: b"%PDF-1.4 role test"
+        "outfall.web.apps.kit.documents.render_pdf", lambda html: b"%PDF-1.4 role test"
     )
 
 

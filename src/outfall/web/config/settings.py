@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "axes",
     "outfall.web.apps.core",
     "outfall.web.apps.audit",
+    "outfall.web.apps.jobs",
     "outfall.web.apps.kit",
     "outfall.web.apps.permits",
     "outfall.web.apps.assets",
@@ -57,6 +58,10 @@ INSTALLED_APPS = [
     "outfall.web.apps.home",
     "outfall.web.apps.demo",
     "ninja",
+    # After outfall.web.apps.jobs, whose `db_worker` (the library's, which first requeues the
+    # jobs of a killed worker) takes the command's name.
+    "django_tasks",
+    "django_tasks_db",
 ]
 
 MIDDLEWARE = [
@@ -174,6 +179,18 @@ EMAIL_TIMEOUT = int(os.environ.get("OUTFALL_EMAIL_TIMEOUT", "10"))
 SECURE_REFERRER_POLICY = "strict-origin-when-cross-origin"
 DEFAULT_FROM_EMAIL = os.environ.get("OUTFALL_FROM_EMAIL", "outfall@localhost")
 
+# Background work (issue 10): django-tasks, the backport of Django 6's tasks API, with its
+# database backend (django-tasks-db): a job is a row written in the same transaction as the record
+# that asked for it (the outbox), run by `manage.py db_worker`. A job that fails is tried again
+# after OUTFALL_JOB_BACKOFF_SECONDS, doubling each time, up to OUTFALL_JOB_MAX_ATTEMPTS tries in
+# all, then shown to the town's administrators as failed. A job still marked running when its
+# worker died is run again when a worker starts (on SQLite, once it has run for
+# OUTFALL_JOB_ABANDONED_MINUTES; on PostgreSQL, as soon as its worker's connection is gone).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+OUTFALL_JOB_MAX_ATTEMPTS = int(os.environ.get("OUTFALL_JOB_MAX_ATTEMPTS", "5"))
+OUTFALL_JOB_BACKOFF_SECONDS = float(os.environ.get("OUTFALL_JOB_BACKOFF_SECONDS", "30"))
+OUTFALL_JOB_ABANDONED_MINUTES = float(os.environ.get("OUTFALL_JOB_ABANDONED_MINUTES", "15"))
+
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",
@@ -258,6 +275,10 @@ CONTENT_SECURITY_POLICY = {
 }
 # Requests per client address to the public API lists (django-ratelimit syntax).
 OUTFALL_PUBLIC_API_RATE = os.environ.get("OUTFALL_PUBLIC_API_RATE", "60/m")
+# API tokens: how many days a new token lives unless its owner chooses otherwise, and the most
+# an owner may choose; an expired token is refused (401, saying so).
+OUTFALL_API_TOKEN_DAYS = int(os.environ.get("OUTFALL_API_TOKEN_DAYS", "90"))
+OUTFALL_API_TOKEN_MAX_DAYS = int(os.environ.get("OUTFALL_API_TOKEN_MAX_DAYS", "365"))
 # Where links in e-mails point, e.g. https://permits.norfolk.ma.us
 OUTFALL_SITE_URL = os.environ.get("OUTFALL_SITE_URL", "")
 # Public illicit discharge reports (idde): reports accepted per address, the least time a person

@@ -28,3 +28,8 @@ SECURE_SSL_REDIRECT = False
 SECURE_HSTS_SECONDS = 0
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 WHITENOISE_AUTOREFRESH = True
+# Background jobs run at once in the process (django-tasks' immediate backend), mail after the
+# commit as from the queue; the outbox tests switch to the database backend and run the worker.
+# OUTFALL_TEST_TASKS=database keeps the queue (a worker started by a test reads it).
+if os.environ.get("OUTFALL_TEST_TASKS") != "database":
+    TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}

@@ -17,4 +17,5 @@ urlpatterns = [
     path("dpw/idde/", include("outfall.web.apps.idde.urls")),
     path("", include("outfall.web.apps.idde.urls_public")),
     path("dpw/assets/", include("outfall.web.apps.assets.urls")),
+    path("jobs/", include("outfall.web.apps.jobs.urls")),
 ]

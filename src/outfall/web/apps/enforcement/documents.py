@@ -18,7 +18,7 @@ from outfall.web.apps.enforcement.models import (
     EnforcementCase,
     EnforcementDocument,
 )
-from outfall.web.apps.kit.documents import file_pdf, render_pdf
+from outfall.web.apps.kit.documents import file_pdf_later
 
 KINDS = DOCUMENT_KIND_LABELS
 
@@ -48,10 +48,16 @@ def document_html(case: EnforcementCase, kind: str, context: dict) -> str:
 def document_generate(
     case: EnforcementCase, kind: str, *, actor, about: str = "", context: dict | None = None
 ) -> EnforcementDocument:
-    """Render and file a PDF; call inside the service's transaction (the audit is the caller's)."""
-    doc = EnforcementDocument(case=case, kind=kind, generated_by=actor, about=about)
-    file_pdf(
-        doc.file, f"{case.number}-{kind}", render_pdf(document_html(case, kind, context or {}))
+    """Make the document's page and queue its PDF (`kit.documents.file_pdf_later`: the worker
+    files it); call inside the service's transaction (the audit is the caller's)."""
+    html = document_html(case, kind, context or {})
+    doc = EnforcementDocument.objects.create(case=case, kind=kind, generated_by=actor, about=about)
+    file_pdf_later(
+        doc,
+        "file",
+        f"{case.number}-{kind}",
+        html,
+        label=f"PDF of the {KINDS[kind].lower()} of case {case.number}",
+        actor=actor,
     )
-    doc.save()
     return doc

@@ -1,17 +1,31 @@
 """The printed document, one way: a page of ours (extending `kit/document.html`) rendered to a
 real PDF by the one renderer of `compliance.pdf`, and filed under a name that carries its digest,
-so what was sent is what stays on file."""
+so what was sent is what stays on file.
+
+A service files its documents through the worker (`file_pdf_later`): the page's HTML is made in
+the service's transaction (a town template that refuses refuses the step at once), and the slow
+rendering to PDF runs as a job queued in the same transaction (issue 10). What stays in the
+request: the template preview and downloading a stored document.
+"""
 
 from __future__ import annotations
 
 import hashlib
 
+from django.apps import apps
 from django.conf import settings
 from django.core.files.base import ContentFile
+from django.db import models, transaction
 from django.db.models.fields.files import FieldFile
 from django.template.loader import get_template
 
 from outfall.compliance import pdf
+from outfall.web.apps.jobs.models import Job
+from outfall.web.apps.jobs.services import job_enqueue, job_finish
+from outfall.web.apps.jobs.work import FailNow, work
+
+PDF_PRIORITY = 10
+"""Documents run before mail, so a mail attaching a document finds it filed."""
 
 
 def render_pdf(html_text: str) -> bytes:
@@ -29,3 +43,48 @@ def file_pdf(file: FieldFile, stem: str, pdf_bytes: bytes) -> None:
     record, inside its service's transaction)."""
     digest = hashlib.sha256(pdf_bytes).hexdigest()[:12]
     file.save(f"{stem}-{digest}.pdf", ContentFile(pdf_bytes), save=False)
+
+
+def file_pdf_later(
+    record: models.Model, field: str, stem: str, html_text: str, *, label: str, actor=None
+) -> Job:
+    """Queue the PDF of `html_text` to be made by the worker and filed in `record.<field>` as
+    `<stem>-<digest>.pdf`; call inside the service's transaction, after saving `record` (the job
+    commits with it). Until the job is done the field is empty (a backend that runs jobs at
+    once has filed it on return, and `record` is brought up to date)."""
+    job = job_enqueue(
+        file_pdf_job,
+        label=label,
+        about=record,
+        actor=actor,
+        priority=PDF_PRIORITY,
+        model=record._meta.label,
+        pk=str(record.pk),
+        field=field,
+        stem=stem,
+        html=html_text,
+    )
+    if job.status == Job.Status.DONE:
+        record.refresh_from_db(fields=[field])
+    return job
+
+
+@work
+def file_pdf_job(job, *, model: str, pk: str, field: str, stem: str, html: str) -> None:
+    """Render the queued page to PDF (outside any transaction: it is the slow part), then file it
+    on the record and end the job in one transaction; a record already holding its file is left
+    as it is, so a try run again never files a second copy."""
+    pdf_bytes = render_pdf(html)
+    with transaction.atomic():
+        try:
+            rows = apps.get_model(model)._default_manager
+        except (LookupError, ValueError):
+            raise FailNow(f"{model} is not a kind of record") from None
+        record = rows.select_for_update().filter(pk=pk).first()
+        if record is None:
+            raise FailNow(f"the {model} record {pk} no longer exists")
+        stored = getattr(record, field)
+        if not stored:
+            file_pdf(stored, stem, pdf_bytes)
+            record.save(update_fields=[field])
+        job_finish(job, result_label=f"{stem}.pdf filed")

@@ -1,20 +1,57 @@
-"""The one way a service sends mail: after its transaction commits, so a write that rolled back
-sends nothing — and a mail server that refuses or fails cannot fail, undo or repeat the write
-that caused the mail: the failure is logged with the subject and recipients, and the request
-answers as the write did. A server that accepts and never answers holds the request at most
-EMAIL_TIMEOUT seconds. (Sending from a worker through an outbox, with retries and a visible
-failed list, is the next step: issue 10.)"""
+"""The one way a service sends mail: through the outbox (issue 10).
+
+`mail_on_commit` puts a send-mail job in the queue inside the service's transaction, so the mail
+exists exactly when the record does: a write that rolled back sends nothing. The worker sends it
+(`manage.py db_worker`): a mail server that refuses, fails or never answers (EMAIL_TIMEOUT) costs
+the request nothing, and the mail is tried again after a doubling wait, then shown as failed to the
+town's administrators with its error and a Retry button (`jobs`). An attachment is read when the
+mail is sent, from the record's stored file (`stored_attachment`), so a document the worker files
+first is attached as filed.
+"""
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
+from dataclasses import dataclass
 
+from django.apps import apps
 from django.conf import settings
 from django.core.mail import EmailMessage
-from django.db import transaction
+from django.db import models
 
-log = logging.getLogger(__name__)
+from outfall.web.apps.jobs.services import job_enqueue
+from outfall.web.apps.jobs.work import FailNow, work
+
+
+class AttachmentNotReady(Exception):
+    """The stored file to attach is not filed yet (its document job has not run): try later."""
+
+
+@dataclass(frozen=True)
+class StoredAttachment:
+    """A file kept on a record, attached as `name` when the mail is sent."""
+
+    name: str
+    model: str
+    pk: str
+    field: str
+    content_type: str
+
+    def as_args(self) -> dict[str, str]:
+        return {
+            "name": self.name,
+            "model": self.model,
+            "pk": self.pk,
+            "field": self.field,
+            "content_type": self.content_type,
+        }
+
+
+def stored_attachment(
+    record: models.Model, field: str, *, name: str, content_type: str = "application/pdf"
+) -> StoredAttachment:
+    """Attach `record.<field>` (a FileField) as `name`, read when the mail is sent."""
+    return StoredAttachment(name, record._meta.label, str(record.pk), field, content_type)
 
 
 def mail_on_commit(
@@ -22,21 +59,46 @@ def mail_on_commit(
     body: str,
     recipients: Iterable[str],
     *,
-    attach: Callable[[], tuple[str, bytes, str]] | None = None,
+    about: models.Model | None = None,
+    attach: StoredAttachment | None = None,
 ) -> None:
-    """Queue one e-mail for after the commit, to each address once (empty ones dropped);
-    `attach()` gives (file name, content, type) of an attachment made when it is sent."""
+    """Queue one e-mail to each address once (empty ones dropped), sent by the worker once the
+    caller's transaction commits. `about` is the record the mail concerns: it names the town whose
+    administrators see the job if sending fails, and the section of its latest audited act."""
     to = list(dict.fromkeys(r for r in recipients if r))
     if not to:
         return
+    job_enqueue(
+        send_mail,
+        label=f"E-mail “{subject}” to {len(to)} {'address' if len(to) == 1 else 'addresses'}",
+        about=about,
+        after_commit=True,
+        subject=subject,
+        body=body,
+        to=to,
+        attach=attach.as_args() if attach is not None else None,
+    )
 
-    def send() -> None:
-        try:
-            message = EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, to)
-            if attach is not None:
-                message.attach(*attach())
-            message.send(fail_silently=False)
-        except Exception:
-            log.exception("mail not sent (the record was saved): %r to %s", subject, ", ".join(to))
 
-    transaction.on_commit(send)
+def _stored_bytes(spec: dict[str, str]) -> bytes:
+    try:
+        model = apps.get_model(spec["model"])
+    except (LookupError, ValueError):
+        raise FailNow(f"the attachment {spec['name']} names no kind of record") from None
+    record = model._default_manager.filter(pk=spec["pk"]).first()
+    if record is None:
+        raise FailNow(f"the record holding the attachment {spec['name']} no longer exists")
+    stored = getattr(record, spec["field"])
+    if not stored:
+        raise AttachmentNotReady(f"the attachment {spec['name']} is not filed yet")
+    with stored.open("rb") as fh:
+        return fh.read()
+
+
+@work
+def send_mail(job, *, subject: str, body: str, to: list[str], attach=None) -> None:
+    """Send one queued e-mail (a refusing or silent server raises, and the job is tried again)."""
+    message = EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, to)
+    if attach:
+        message.attach(attach["name"], _stored_bytes(attach), attach["content_type"])
+    message.send(fail_silently=False)

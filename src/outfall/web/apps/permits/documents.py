@@ -24,7 +24,7 @@ from django.utils.html import strip_tags
 
 from outfall.compliance import pdf
 from outfall.kernel.errors import InputError
-from outfall.web.apps.kit.documents import file_pdf, render_pdf
+from outfall.web.apps.kit.documents import file_pdf_later
 from outfall.web.apps.permits.document_context import DOCUMENT_KINDS, document_context_plain
 from outfall.web.apps.permits.models import Application, DocumentTemplate, GeneratedDocument
 from outfall.web.apps.permits.selectors.statutory import hearing_periods_for_case
@@ -202,11 +202,21 @@ def document_html(application: Application, kind: str, context: dict) -> str:
 def document_generate(
     application: Application, kind: str, *, actor, context: dict | None = None, public=False
 ) -> GeneratedDocument:
-    """Render and file a PDF; call inside the service's transaction (the audit is the caller's)."""
-    doc = GeneratedDocument(application=application, kind=kind, generated_by=actor, public=public)
-    pdf_bytes = render_pdf(document_html(application, kind, context or {}))
-    file_pdf(doc.file, f"{application.number}-{kind}", pdf_bytes)
-    doc.save()
+    """Make the document's page (a town template that refuses refuses here) and queue its PDF
+    (`kit.documents.file_pdf_later`: the worker files it); call inside the service's transaction
+    (the audit is the caller's)."""
+    html_text = document_html(application, kind, context or {})
+    doc = GeneratedDocument.objects.create(
+        application=application, kind=kind, generated_by=actor, public=public
+    )
+    file_pdf_later(
+        doc,
+        "file",
+        f"{application.number}-{kind}",
+        html_text,
+        label=f"PDF of the {doc.get_kind_display().lower()} of {application.number}",
+        actor=actor,
+    )
     return doc
 
 

@@ -224,7 +224,7 @@ def case_escalate(case: EnforcementCase, *, actor, today: dt.date | None = None)
             )
             + f". Next steps: town abatement, penalties or court ({step.section_for(locked.article)})."
         )
-        mail_on_commit(subject, body, recipients)
+        mail_on_commit(subject, body, recipients, about=locked)
     case.refresh_from_db()
     return True
 

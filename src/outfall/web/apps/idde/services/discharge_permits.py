@@ -10,13 +10,14 @@ import datetime as dt
 from contextlib import contextmanager
 
 from django.db import transaction
+from django.template.loader import get_template
 
 from outfall.compliance.lifecycle import discharge_permit as machine
 from outfall.kernel.errors import InputError
 from outfall.law.determination import Determination
 from outfall.web.apps.idde.models import DischargePermit
 from outfall.web.apps.idde.selectors.discharge_permits import discharge_permit_evaluation
-from outfall.web.apps.kit.documents import file_pdf, pdf_of
+from outfall.web.apps.kit.documents import file_pdf_later
 from outfall.web.apps.kit.mail import mail_on_commit
 from outfall.web.apps.kit.snapshots import determination_snapshot
 from outfall.web.apps.kit.writes import audit, save_fields, write_lock
@@ -165,12 +166,16 @@ def discharge_permit_issue(
             p.inspection_planned_on = inspection_planned_on
         _evaluated(p, issued_on)
         if with_pdf:
-            pdf = pdf_of(
-                "idde/discharge_permits/permit_document.html",
-                {"permit": p, "town": p.town, "application_number": application_number},
+            file_pdf_later(
+                p,
+                "document",
+                number,
+                get_template("idde/discharge_permits/permit_document.html").render(
+                    {"permit": p, "town": p.town, "application_number": application_number}
+                ),
+                label=f"PDF of sump pump discharge permit {number}",
+                actor=actor,
             )
-            file_pdf(p.document, number, pdf)
-            p.save(update_fields=["document"])
         audit(
             actor,
             p,
@@ -269,4 +274,4 @@ def _evaluated(p: DischargePermit, on: dt.date) -> Determination:
 
 
 def _tell_applicant(p: DischargePermit, subject: str, body: str) -> None:
-    mail_on_commit(subject, body, [p.applicant_email])
+    mail_on_commit(subject, body, [p.applicant_email], about=p)

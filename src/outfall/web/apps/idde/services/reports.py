@@ -415,4 +415,4 @@ def _mail_status_change(report: Report) -> None:
 
 
 def _mail_reporter(report: Report, subject: str, body: str) -> None:
-    mail_on_commit(subject, body, [report.contact_email])
+    mail_on_commit(subject, body, [report.contact_email], about=report)

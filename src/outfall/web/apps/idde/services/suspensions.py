@@ -12,13 +12,14 @@ from __future__ import annotations
 import datetime as dt
 
 from django.db import transaction
+from django.template.loader import get_template
 from django.utils import timezone
 
 from outfall.compliance.lifecycle import TransitionNotAllowed
 from outfall.kernel.errors import InputError
 from outfall.law.s267_08_emergency import may_suspend_access, steps_when_suspension_ignored
 from outfall.web.apps.idde.models import EmergencySuspension
-from outfall.web.apps.kit.documents import file_pdf, pdf_of
+from outfall.web.apps.kit.documents import file_pdf_later
 from outfall.web.apps.kit.snapshots import determination_snapshot
 from outfall.web.apps.kit.writes import audit, save_fields, write_lock
 
@@ -50,10 +51,10 @@ def suspension_number(suspension: EmergencySuspension) -> str:
     return f"ES-{_local(suspension.ordered_at).year}-{suspension.pk:04d}"
 
 
-def suspension_order_pdf(suspension: EmergencySuspension) -> bytes:
-    """The order as a real PDF, with the finding and the law's reasons."""
-    return pdf_of(
-        ORDER_TEMPLATE,
+def suspension_order_html(suspension: EmergencySuspension) -> str:
+    """The order's printed page, with the finding and the law's reasons (made a PDF by the
+    worker)."""
+    return get_template(ORDER_TEMPLATE).render(
         {
             "suspension": suspension,
             "number": suspension_number(suspension),
@@ -100,8 +101,14 @@ def suspension_order(
             ordered_by=actor,
             determination=determination_snapshot(det),
         )
-        file_pdf(s.document, suspension_number(s), suspension_order_pdf(s))
-        s.save(update_fields=["document"])
+        file_pdf_later(
+            s,
+            "document",
+            suspension_number(s),
+            suspension_order_html(s),
+            label=f"PDF of the emergency suspension order {suspension_number(s)}",
+            actor=actor,
+        )
         audit(
             actor,
             s,

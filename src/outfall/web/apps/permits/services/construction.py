@@ -376,6 +376,7 @@ def surety_release(
             f"The Planning Board released ${amount:,.2f} of the surety for {application.title} "
             f"on {released_on.isoformat()} (§ 267-21). ${held - amount:,.2f} is still held.",
             _applicant_email(application),
+            about=application,
         )
     return release
 
@@ -617,6 +618,7 @@ def inspection_record(
                 f"The {inspection.get_stage_display().lower()} of {application.title} on "
                 f"{done_on.isoformat()} was {verdict} ({citation}).\n" + "\n".join(lines),
                 _applicant_email(application),
+                about=application,
             )
     return inspection
 
@@ -704,6 +706,7 @@ def change_notice_submit(
             f"The permittee of {application.title} notified a change planned for "
             f"{planned_for.isoformat()} (§ 267-18H):\n{description}",
             _clerk_emails(application),
+            about=application,
         )
     return notice
 
@@ -749,6 +752,7 @@ def change_notice_decide(
             f"{outcome} (§ 267-18H)."
             + (f"\nInterim measures: {interim_measures}" if interim_measures else ""),
             _applicant_email(application),
+            about=application,
         )
     return notice
 
@@ -879,6 +883,7 @@ def as_built_submit(
             f"As-built drawings for {application.title} were received on "
             f"{received_on.isoformat()} for review (§ 267-18I).",
             _clerk_emails(application),
+            about=application,
         )
     return as_built
 
@@ -908,6 +913,7 @@ def as_built_review(as_built: AsBuilt, *, accepted: bool, actor, note: str = "")
             f"The as-built drawings received on {as_built.received_on.isoformat()} were "
             f"{verdict} (§ 267-18I)." + (f"\n{note}" if note else ""),
             _applicant_email(application),
+            about=application,
         )
     return as_built
 
@@ -1025,6 +1031,7 @@ def certificate_issue(application: Application, *, issued_on: dt.date, actor) ->
             f"The Planning Board issued the certificate of completion for {application.title} "
             f"on {issued_on.isoformat()} (§ 267-24). The O&M plan stays in force (§ 267-20).",
             _applicant_email(application),
+            about=application,
         )
     return certificate
 

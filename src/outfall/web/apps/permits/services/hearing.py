@@ -171,6 +171,7 @@ def hearing_schedule(
             f"The Planning Board will hear {application.title} ({application.site_address}) on "
             f"{when} at {hearing.location} ({HEARING}).",
             [application.applicant.email],
+            about=application,
         )
     return hearing
 
@@ -632,6 +633,7 @@ def decision_record(
             f"On {_iso(voted_on)} the Board voted: {decision.get_kind_display()} ({citation}). "
             "The written decision will be filed with the Town Clerk.",
             [application.applicant.email],
+            about=application,
         )
     return decision
 
@@ -713,6 +715,7 @@ def decision_file_with_town_clerk(
             f"{application.number}: decision filed with the Town Clerk",
             f"The Board's written decision was filed with the Town Clerk on {_iso(filed_on)}.",
             [application.applicant.email],
+            about=application,
         )
     return decision
 
@@ -762,6 +765,7 @@ def permit_issue(application: Application, *, issued_on: dt.date, number: str, a
             f"{application.number}: stormwater management permit {number} issued",
             f"Permit {number} was issued on {_iso(issued_on)} for {application.site_address}.",
             [application.applicant.email],
+            about=application,
         )
     return permit
 
@@ -820,5 +824,6 @@ def constructive_approval_certify(
             f"The Town Clerk certified on {_iso(certified_on)} that the time for final action "
             f"ended on {_iso(missed)} without it; the Board must issue the permit ({INACTION}).",
             [application.applicant.email, *_clerk_emails(application)],
+            about=application,
         )
     return record

@@ -27,8 +27,10 @@ from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from outfall.compliance import lifecycle
@@ -47,9 +49,12 @@ from outfall.law import (
 from outfall.law.determination import Reason
 from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.core.permissions import is_permit_staff
+from outfall.web.apps.jobs.models import Job
+from outfall.web.apps.jobs.services import job_enqueue, job_finish
+from outfall.web.apps.jobs.work import FailNow, work
 from outfall.web.apps.kit.cells import cell_from_import
 from outfall.web.apps.kit.locks import lock_row
-from outfall.web.apps.kit.mail import mail_on_commit
+from outfall.web.apps.kit.mail import mail_on_commit, stored_attachment
 from outfall.web.apps.kit.pdfs import pdf_checked
 from outfall.web.apps.kit.refusals import Refused
 from outfall.web.apps.permits import policy
@@ -591,11 +596,9 @@ def upload_add(application: Application, *, actor, kind: str, file):
     return upload, run
 
 
-def site_review_run(application: Application, *, actor):
-    """Re-run the review of the latest site file (a revised submission or a new law question).
-
-    Staff runs are the Board's technical review, which waits for the fees (§ 267-18D).
-    """
+def _site_review_source(application: Application, actor) -> Upload:
+    """The latest site file, once the reviewer may review it (staff wait for the fees,
+    § 267-18D); refused with the reason otherwise."""
     policy.require(actor, "site_review.run", application)
     if is_permit_staff(actor, application.town):
         may = review_may_begin(application)
@@ -608,6 +611,17 @@ def site_review_run(application: Application, *, actor):
     )
     if upload is None:
         raise IntakeRefused([Reason("§ 267-19B", "no site file has been uploaded to review")])
+    return upload
+
+
+def site_review_run(application: Application, *, actor, on_recorded=None):
+    """Re-run the review of the latest site file (a revised submission or a new law question).
+
+    Staff runs are the Board's technical review, which waits for the fees (§ 267-18D).
+    `on_recorded(run)` is called inside the transaction that records the run (the job that ran
+    it ends there, so a run is recorded once).
+    """
+    upload = _site_review_source(application, actor)
     with upload.file.open("rb") as fh:
         text = fh.read().decode("utf-8-sig")
     review = _run_review(application, upload.original_name, text)
@@ -623,7 +637,49 @@ def site_review_run(application: Application, *, actor):
             f"Site review re-run on {upload.original_name}: {review.verdict}",
             obj=run,
         )
+        if on_recorded is not None:
+            on_recorded(run)
     return run
+
+
+def site_review_request(application: Application, *, actor) -> Job:
+    """Queue the re-run of the review (§ 267-19B) for the worker — it takes up to seconds — after
+    the checks the run makes, so a refusal is told at once; the job's page shows its progress and
+    links the run when it is recorded."""
+    upload = _site_review_source(application, actor)
+    return job_enqueue(
+        site_review_job,
+        label=f"Site review of {upload.original_name} ({application.number})",
+        about=application,
+        actor=actor,
+        section="§ 267-19B",
+        application_pk=application.pk,
+        actor_pk=actor.pk,
+    )
+
+
+@work
+def site_review_job(job: Job, *, application_pk: int, actor_pk: int) -> None:
+    """The worker's run of a queued site review; a refusal or a mistake in the site file fails
+    the job at once with its reasons (trying again would not change them)."""
+    application = Application.objects.filter(pk=application_pk).select_related("town").first()
+    actor = get_user_model().objects.filter(pk=actor_pk).first()
+    if application is None or actor is None:
+        raise FailNow("the application or the person who asked for the review no longer exists")
+
+    def finish(run: SiteReviewRun) -> None:
+        job_finish(
+            job,
+            result_url=reverse("permits:intake_site_review", args=[application.pk, run.pk]),
+            result_label=f"See the review: {run.verdict}",
+        )
+
+    try:
+        site_review_run(application, actor=actor, on_recorded=finish)
+    except InputError as exc:
+        raise FailNow(f"the site file has a mistake: {exc}") from None
+    except (TransitionNotAllowed, Refused) as exc:
+        raise FailNow("; ".join(f"{r.text} ({r.citation})" for r in exc.reasons)) from None
 
 
 # ---------------------------------------------------------------- abutters (§ 267-18A, § 267-18E)
@@ -752,6 +808,7 @@ def application_submit(application: Application, *, actor, today: dt.date | None
             f"on {today.isoformat()}. The Board's staff will review it for completeness "
             "(§ 267-18A). The law in force on that date governs the application.",
             [actor.email],
+            about=a,
         )
     application.refresh_from_db()
     return application
@@ -789,6 +846,7 @@ def application_withdraw(application: Application, *, actor, reason: str = ""):
                 f"{a.number}: application withdrawn",
                 f"Application {a.number} was withdrawn by the Board's staff. {reason}".strip(),
                 [a.applicant.email],
+                about=a,
             )
     application.refresh_from_db()
     return application
@@ -875,6 +933,7 @@ def completeness_find_complete(
             f"{received.isoformat()}; the public hearing must open by {open_by.due.isoformat()} "
             "(§ 267-18E).",
             [a.applicant.email],
+            about=a,
         )
     application.refresh_from_db()
     return review
@@ -951,19 +1010,11 @@ def completeness_find_incomplete(
             f"Application {a.number} is not complete. The attached notice lists what is "
             "missing. The hearing clock (§ 267-18E) starts only once the application is complete.",
             [a.applicant.email],
-            attach=lambda: (
-                f"{a.number}-incompleteness-notice.pdf",
-                _file_bytes(doc.file),
-                "application/pdf",
-            ),
+            attach=stored_attachment(doc, "file", name=f"{a.number}-incompleteness-notice.pdf"),
+            about=a,
         )
     application.refresh_from_db()
     return review
-
-
-def _file_bytes(field) -> bytes:
-    with field.open("rb") as fh:
-        return fh.read()
 
 
 # ---------------------------------------------------------------- fees, filings, referrals
@@ -1172,6 +1223,7 @@ def comment_add(
                 f"A request about application {a.number}:\n\n{comment.body}\n\n"
                 "Reply on the application's page.",
                 [a.applicant.email],
+                about=a,
             )
     return comment
 
@@ -1199,6 +1251,7 @@ def comment_reply(comment: ReviewComment, *, actor, body: str) -> ReviewComment:
                 f"{a.number}: the applicant replied",
                 f"The applicant replied about application {a.number}:\n\n{reply.body}",
                 [comment.author.email],
+                about=a,
             )
     return reply
 

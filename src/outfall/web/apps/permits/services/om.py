@@ -288,6 +288,7 @@ def om_report_submit(
                 f"reported not satisfactory on {performed_on.isoformat()} (§ 267-20A):\n"
                 f"{findings}",
                 _clerk_emails(application),
+                about=application,
             )
     return report
 

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 from outfall.kernel.errors import InputError
 from outfall.law import s267_18_procedure, s267_19_plan_contents
 from outfall.law.determination import Reason
+from outfall.web.apps.jobs.selectors import job_get_visible
 from outfall.web.apps.kit.forms import add_input_error
 from outfall.web.apps.kit.refusals import REFUSALS
 from outfall.web.apps.kit.steps import step_page
@@ -242,19 +243,23 @@ def intake_upload(request, pk: int):
 
 @login_required
 def intake_site_reviews(request, pk: int):
+    """The site reviews of the case; a re-run is queued for the worker and its progress shown
+    here (`?job=`), polled until the run is recorded or the job fails."""
     application = _case(request, pk, "case.view")
     refusal = []
     if request.method == "POST":
         policy.require(request.user, "site_review.run", application)
         try:
-            run = svc.site_review_run(application, actor=request.user)
+            job = svc.site_review_request(application, actor=request.user)
         except InputError as exc:
             refusal = [Reason("§ 267-19B", str(exc))]
         except REFUSALS as exc:
             refusal = list(exc.reasons)
         else:
-            messages.success(request, f"Site review run: {run.verdict}.")
-            return redirect("permits:intake_site_review", pk=pk, run=run.pk)
+            messages.success(request, "The site review is queued; its progress shows below.")
+            return redirect(f"{reverse('permits:intake_site_reviews', args=[pk])}?job={job.pk}")
+    job_pk = request.GET.get("job", "")
+    job = job_get_visible(request.user, int(job_pk)) if job_pk.isdigit() else None
     return render(
         request,
         "permits/intake/site_reviews.html",
@@ -266,6 +271,7 @@ def intake_site_reviews(request, pk: int):
             "can_run": sel.intake_actions(request.user, application)["site_review"],
             "review_may_begin": sel.review_may_begin(application),
             "refusal": refusal,
+            "job": job if job is not None and job.record_id == str(application.pk) else None,
         },
         status=409 if refusal else 200,
     )

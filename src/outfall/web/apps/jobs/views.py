@@ -1,0 +1,57 @@
+"""A job's progress as a small fragment the page polls (htmx), and the town administrators' list
+of failed and recent jobs with a Retry button."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from outfall.web.apps.jobs import selectors as sel
+from outfall.web.apps.jobs import services as svc
+from outfall.web.apps.jobs.policy import may_manage_jobs
+
+
+@login_required
+def job_status(request, pk: int):
+    """The job's state: the fragment alone to htmx, else a page around it."""
+    job = sel.job_get_visible(request.user, pk)
+    if job is None:
+        raise Http404("No such job")
+    if request.htmx:
+        return render(request, "jobs/_status.html", {"job": job})
+    return render(request, "jobs/status.html", {"job": job})
+
+
+@login_required
+def job_list(request):
+    town = request.town
+    if not may_manage_jobs(request.user, town):
+        raise PermissionDenied("only the town's administrators see its background jobs")
+    return render(
+        request,
+        "jobs/list.html",
+        {
+            "town": town,
+            "failed": sel.job_list_failed(town),
+            "recent": sel.job_list_recent(town),
+        },
+    )
+
+
+@login_required
+@require_POST
+def job_retry_view(request, pk: int):
+    job = sel.job_get_visible(request.user, pk)
+    if job is None:
+        raise Http404("No such job")
+    try:
+        svc.job_retry(job, actor=request.user)
+    except svc.JobRefused as exc:
+        messages.error(request, f"Not retried: {exc}.")
+    else:
+        messages.success(request, f"Queued again: {job.label}.")
+    return redirect("jobs:list")
