@@ -13,6 +13,7 @@ urlpatterns = [
     path("permits/", include("outfall.web.apps.permits.urls")),
     path("deadlines/", include("outfall.web.apps.deadlines.urls")),
     path("api/", include("outfall.web.apps.api.urls")),
+    path("account/tokens/", include("outfall.web.apps.api.pages")),
     path("dpw/", include("outfall.web.apps.enforcement.urls")),
     path("dpw/idde/", include("outfall.web.apps.idde.urls")),
     path("", include("outfall.web.apps.idde.urls_public")),

@@ -304,7 +304,11 @@ def issue_token(request, payload: s.TokenIn):
     in this answer only."""
     user = _user(request)
     token, raw = api_token_issue(
-        user, actor=user, name=payload.name, town=getattr(request, "town", None)
+        user,
+        actor=user,
+        name=payload.name,
+        days=payload.expires_in_days,
+        town=getattr(request, "town", None),
     )
     return Status(201, shaped(s.NewTokenOut, token, id=token.pk, token=raw))
 

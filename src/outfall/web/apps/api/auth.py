@@ -3,23 +3,32 @@
 from __future__ import annotations
 
 from django.conf import settings
-from ninja.errors import HttpError
+from ninja.errors import AuthenticationError, HttpError
 from ninja.security import APIKeyCookie, HttpBearer
 from ninja.utils import check_csrf
 
-from outfall.web.apps.api.selectors import api_token_user
+from outfall.web.apps.api.selectors import api_token_find, api_token_refusal
+from outfall.web.apps.api.services import api_token_used
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 
 
 class ApiTokenAuth(HttpBearer):
-    """`Authorization: Bearer <token>`; no CSRF is needed, since no browser sends it by itself."""
+    """`Authorization: Bearer <token>`; no CSRF is needed, since no browser sends it by itself.
+
+    A token that is known but revoked or expired (or whose owner's account is closed) is refused
+    with 401 and the reason; an unknown one falls through to the session (then 401)."""
 
     def authenticate(self, request, token: str):
-        user = api_token_user(token)
-        if user is not None:
-            request.user = user
-        return user
+        found = api_token_find(token)
+        if found is None:
+            return None
+        refusal = api_token_refusal(found)
+        if refusal:
+            raise AuthenticationError(401, refusal)
+        api_token_used(found)
+        request.user = found.user
+        return found.user
 
 
 class SessionCsrfAuth(APIKeyCookie):

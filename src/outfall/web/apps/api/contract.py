@@ -215,7 +215,9 @@ def install_error_handlers(api: NinjaAPI) -> None:
         if status == 400:
             why = "not readable as JSON" if exc.__cause__ else str(exc)
             return respond(request, error_body(400, problems=[problem("body", None, why)]))
-        detail = ERROR_TEXT[401] if status == 401 else str(exc)
+        # A 401 says how to sign in, or why the token sent cannot (revoked, expired).
+        default = status == 401 and str(exc) in ("", "Unauthorized")
+        detail = ERROR_TEXT[401] if default else str(exc)
         return respond(request, error_body(status, detail))
 
     @api.exception_handler(RequestDataTooBig)

@@ -168,6 +168,12 @@ class PublicDecisionOut(Schema):
 
 class TokenIn(Schema):
     name: str = Field(..., min_length=1, max_length=100, description="what the token is for")
+    expires_in_days: int | None = Field(
+        None,
+        ge=1,
+        description="how many days the token works (the installation's default when not given, "
+        "at most its maximum; OUTFALL_API_TOKEN_DAYS and OUTFALL_API_TOKEN_MAX_DAYS)",
+    )
 
 
 class TokenOut(Schema):
@@ -175,6 +181,8 @@ class TokenOut(Schema):
     name: str
     prefix: str
     created_at: dt.datetime
+    expires_at: dt.datetime = Field(description="refused from this moment on (401, saying so)")
+    last_used_at: dt.datetime | None = Field(description="when a request last used it")
 
 
 class NewTokenOut(TokenOut):
