@@ -4,6 +4,14 @@ reading of one back, every mistake reported with the feature's index and the pro
 Structures are Points ([longitude, latitude]). Pipes and ditches may be LineStrings: their first
 vertex is kept as the structure's location and the whole line in `properties["geometry"]`, so
 an export gives the line back. Properties this project does not know are kept as they came.
+
+An upload is bounded so a small file cannot exhaust the server. Before it is parsed: its size
+(UPLOAD_MAX_BYTES) and how many JSON objects, arrays and values it can hold (what parsing
+allocates; every `[`, `{` and `,` counted, strings included, so never fewer than there are). Once parsed: its
+nesting depth (OUTFALL_GEOJSON_MAX_DEPTH, default 20 levels; a file too deep for the parser at
+all is refused the same way), the features (OUTFALL_GEOJSON_MAX_FEATURES, default 50,000) and
+the positions of all their geometries (OUTFALL_GEOJSON_MAX_POSITIONS, default 1,000,000). Each
+refusal says which bound and by how much.
 """
 
 from __future__ import annotations
@@ -11,6 +19,8 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
+
+from django.conf import settings
 
 from outfall.law.determination import Reason
 from outfall.web.apps.assets.models import Asset
@@ -27,6 +37,30 @@ TEXT_FIELDS = {
     "notes": 100_000,
 }
 KNOWN = {"asset_id", "kind", "condition", "size_in", "active", "downstream", *TEXT_FIELDS}
+
+DEFAULT_MAX_DEPTH = 20
+DEFAULT_MAX_FEATURES = 50_000
+DEFAULT_MAX_POSITIONS = 1_000_000
+CONTAINERS_PER_FEATURE, VALUES_PER_FEATURE = 8, 40
+"""A feature is a few objects and arrays (itself, its geometry, its properties, a little more)
+and a few dozen values; each position is one array and two or three numbers more. The bounds on
+a file's objects and arrays, and on its values, are these per feature plus so many per position."""
+
+
+def _bound(name: str, default: int) -> int:
+    return int(getattr(settings, name, default))
+
+
+def max_depth() -> int:
+    return _bound("OUTFALL_GEOJSON_MAX_DEPTH", DEFAULT_MAX_DEPTH)
+
+
+def max_features() -> int:
+    return _bound("OUTFALL_GEOJSON_MAX_FEATURES", DEFAULT_MAX_FEATURES)
+
+
+def max_positions() -> int:
+    return _bound("OUTFALL_GEOJSON_MAX_POSITIONS", DEFAULT_MAX_POSITIONS)
 
 
 class ImportRefused(Refused):
@@ -84,7 +118,29 @@ def feature_collection(assets, *, town_slug: str = "") -> dict:
 
 
 def load_text(raw: bytes) -> dict:
-    """The decoded JSON object of an upload, or ImportRefused naming what is wrong with it."""
+    """The decoded JSON object of an upload, or ImportRefused naming what is wrong with it; its
+    size and number of objects and arrays are checked before it is parsed, its depth after."""
+    limit = settings.UPLOAD_MAX_BYTES
+    if len(raw) > limit:
+        raise ImportRefused([f"The file is {len(raw):,} bytes; the limit is {limit:,} bytes."])
+    containers = raw.count(b"[") + raw.count(b"{")
+    values = containers + raw.count(b",")
+    for what, count, most in (
+        (
+            "objects and arrays",
+            containers,
+            CONTAINERS_PER_FEATURE * max_features() + max_positions(),
+        ),
+        ("values", values, VALUES_PER_FEATURE * max_features() + 3 * max_positions()),
+    ):
+        if count > most:
+            raise ImportRefused(
+                [
+                    f"The file holds up to {count:,} JSON {what}; an import of at most "
+                    f"{max_features():,} features and {max_positions():,} positions needs no "
+                    f"more than {most:,}."
+                ]
+            )
     try:
         data = json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError:
@@ -93,7 +149,31 @@ def load_text(raw: bytes) -> dict:
         raise ImportRefused(
             [f"The file is not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})."]
         ) from None
+    except RecursionError:  # deeper than the parser goes: past any depth bound
+        raise ImportRefused([_too_deep()]) from None
+    if _deeper_than(data, max_depth()):
+        raise ImportRefused([_too_deep()])
     return data
+
+
+def _too_deep() -> str:
+    return (
+        f"The file nests its values more than {max_depth()} levels deep, the limit (a GeoJSON "
+        "FeatureCollection needs about 6)."
+    )
+
+
+def _deeper_than(data, limit: int) -> bool:
+    """Whether objects and arrays nest more than `limit` levels in `data`, walked without
+    recursion (a bare value is at level 0, the outermost object at 1)."""
+    stack = [(data, 1)] if isinstance(data, dict | list) else []
+    while stack:
+        value, level = stack.pop()
+        if level > limit:
+            return True
+        children = value.values() if isinstance(value, dict) else value
+        stack.extend((c, level + 1) for c in children if isinstance(c, dict | list))
+    return False
 
 
 def read_feature_collection(data) -> list[AssetRow]:
@@ -107,6 +187,21 @@ def read_feature_collection(data) -> list[AssetRow]:
         raise ImportRefused(['The FeatureCollection has no "features" list.'])
     if not features:
         raise ImportRefused(["The FeatureCollection has no features."])
+    if len(features) > max_features():
+        raise ImportRefused(
+            [
+                f"The FeatureCollection has {len(features):,} features; the limit is "
+                f"{max_features():,} per import (split the file)."
+            ]
+        )
+    positions = sum(_positions(f) for f in features)
+    if positions > max_positions():
+        raise ImportRefused(
+            [
+                f"The features' geometries hold {positions:,} positions; the limit is "
+                f"{max_positions():,} per import (split the file, or simplify the lines)."
+            ]
+        )
     errors: list[str] = []
     rows: list[AssetRow] = []
     seen: dict[str, int] = {}
@@ -212,6 +307,17 @@ def _read_feature(index: int, feature, errors: list[str]) -> AssetRow | None:
         values=values,
         downstream=downstream.strip(),
     )
+
+
+def _positions(feature) -> int:
+    """How many positions a feature's geometry lists (a Point one, a line one per vertex)."""
+    geometry = feature.get("geometry") if isinstance(feature, dict) else None
+    coords = geometry.get("coordinates") if isinstance(geometry, dict) else None
+    if not isinstance(coords, list):
+        return 0
+    if coords and isinstance(coords[0], list):
+        return len(coords)
+    return 1
 
 
 def _position(value) -> tuple[float, float] | None:
