@@ -22,15 +22,18 @@ $(NPMSTAMP): package.json
 
 install: $(STAMP) $(NPMSTAMP)
 
-# The web application on SQLite in var/, with fictional demo cases; the logins print before the
-# server starts. `manage.py demo_data --reset` loads the demo again from scratch.
+# The web application on SQLite in var/, with fictional demo cases, and the background worker that
+# sends its mail and makes its PDFs and site reviews; the logins print before the server starts.
+# `manage.py demo_data --reset` loads the demo again from scratch.
 demo: install
 	$(BIN)/outfall check examples/sites/maple-street-subdivision.yaml
 	mkdir -p var
 	$(DEMO_ENV) $(BIN)/python manage.py migrate --noinput
 	$(DEMO_ENV) $(BIN)/python manage.py createcachetable
 	$(DEMO_ENV) $(BIN)/python manage.py demo_data
-	@echo "outfall is starting at http://127.0.0.1:8000/ (Ctrl-C stops it)"
+	@echo "outfall is starting at http://127.0.0.1:8000/ with its background worker (Ctrl-C stops both)"
+	$(DEMO_ENV) $(BIN)/python manage.py db_worker & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null' EXIT; \
 	$(DEMO_ENV) $(BIN)/python manage.py runserver 127.0.0.1:8000
 
 lint: install

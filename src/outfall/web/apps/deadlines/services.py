@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
-import smtplib
 from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.template.loader import render_to_string
@@ -25,6 +23,7 @@ from outfall.web.apps.deadlines.selectors import (
     source_clock_list_visible_to,
 )
 from outfall.web.apps.kit.credentials import credential_audit
+from outfall.web.apps.kit.mail import mail_on_commit
 from outfall.web.apps.permits.clocks import NO_CLOCKS
 from outfall.web.apps.permits.models import Application
 
@@ -55,14 +54,12 @@ class ReminderRun:
     day: dt.date
     sent: dict[str, int] = field(default_factory=dict)
     already_sent: list[str] = field(default_factory=list)
-    failed: dict[str, str] = field(default_factory=dict)
 
     def summary(self) -> str:
-        text = (
+        return (
             f"{self.day.isoformat()}: {len(self.sent)} reminder(s) sent, "
-            f"{len(self.already_sent)} already sent today"
+            f"{len(self.already_sent)} already sent today (the worker delivers them)"
         )
-        return text + (f", {len(self.failed)} failed" if self.failed else "")
 
 
 def _reminder_towns() -> dict[int, set[int]]:
@@ -100,10 +97,9 @@ def deadline_reminders_send(*, today: dt.date) -> ReminderRun:
 
     Staff who receive reminders get their towns' cases, applicants their own; the clocks of the
     other sources (enforcement, investigations, assets) go to whoever may see them in a town
-    where they receive reminders. Each e-mail is
-    recorded as sent in the same transaction in which it is handed to the mail backend: a send
-    that fails leaves no record (the next run retries) and a second run on the same day finds
-    the record and sends nothing. One refused address does not stop the others.
+    where they receive reminders. Each e-mail is recorded as sent in the same transaction that
+    puts it in the outbox (`kit.mail`): the worker sends it, trying again while the mail server
+    fails, and a second run on the same day finds the record and queues nothing.
     """
     run = ReminderRun(day=today)
     staff_towns = _reminder_towns()
@@ -130,12 +126,7 @@ def deadline_reminders_send(*, today: dt.date) -> ReminderRun:
         ]
         if not clocks and not problems:
             continue
-        try:
-            sent = _send_reminder(user, today, clocks, problems)
-        except (OSError, smtplib.SMTPException) as exc:
-            run.failed[user.get_username()] = str(exc)
-            continue
-        if sent:
+        if _send_reminder(user, today, clocks, problems):
             run.sent[user.get_username()] = len(clocks)
         else:
             run.already_sent.append(user.get_username())
@@ -158,8 +149,10 @@ def _send_reminder(user, today: dt.date, clocks, problems) -> bool:
     body = render_to_string("deadlines/reminder_email.txt", context)
     try:
         with transaction.atomic():
-            ReminderSent.objects.create(user=user, sent_on=today, clocks=[c.uid for c in clocks])
-            EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [user.email]).send()
+            sent = ReminderSent.objects.create(
+                user=user, sent_on=today, clocks=[c.uid for c in clocks]
+            )
+            mail_on_commit(subject, body, [user.email], about=sent)
     except IntegrityError:
         return False  # another run recorded this person's reminder for today first
     return True
