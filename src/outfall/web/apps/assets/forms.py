@@ -11,7 +11,7 @@ from django.utils import timezone
 from outfall.web.apps.assets.models import Asset, ScreeningVisit
 from outfall.web.apps.assets.screening import OPERATORS, PARAMETERS
 from outfall.web.apps.assets.selectors import AssetFilter
-from outfall.web.apps.kit.forms import AccessibleForm, date_field
+from outfall.web.apps.kit.forms import AccessibleForm, checkbox, coordinate, date_field, text_area
 from outfall.web.apps.kit.versions import version_field
 
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
@@ -49,12 +49,8 @@ class AssetForm(AccessibleForm):
     )
     kind = forms.ChoiceField(label="Kind", choices=Asset.Kind.choices)
     name = forms.CharField(label="Name or description", required=False, max_length=200)
-    latitude = forms.FloatField(
-        label="Latitude", min_value=-90, max_value=90, help_text="Decimal degrees, WGS 84."
-    )
-    longitude = forms.FloatField(
-        label="Longitude", min_value=-180, max_value=180, help_text="Decimal degrees, WGS 84."
-    )
+    latitude = coordinate("Latitude", 90, help_text="Decimal degrees, WGS 84.")
+    longitude = coordinate("Longitude", 180, help_text="Decimal degrees, WGS 84.")
     receiving_water = forms.CharField(label="Receiving water", required=False, max_length=200)
     catchment = forms.CharField(label="Catchment", required=False, max_length=100)
     condition = forms.ChoiceField(label="Condition", choices=Asset.Condition.choices)
@@ -65,8 +61,8 @@ class AssetForm(AccessibleForm):
     downstream = forms.ModelChoiceField(
         label="Drains to", required=False, queryset=Asset.objects.none(), empty_label="(none)"
     )
-    notes = forms.CharField(label="Notes", required=False, widget=forms.Textarea(attrs={"rows": 3}))
-    active = forms.BooleanField(label="In service", required=False, initial=True)
+    notes = text_area("Notes", required=False, rows=3)
+    active = checkbox("In service", initial=True)
     based_on = version_field()
 
     def __init__(self, *args, town, asset: Asset | None = None, **kwargs):
@@ -108,6 +104,11 @@ class ImportForm(AccessibleForm):
         return upload
 
 
+def _outfall_words(asset: Asset) -> str:
+    """An outfall as a choice: its identifier and name."""
+    return f"{asset.asset_id} {asset.name}".strip()
+
+
 class RoundForm(AccessibleForm):
     name = forms.CharField(label="Name", max_length=120, help_text="e.g. Spring 2027 dry weather.")
     starts_on = date_field("Starts on")
@@ -117,12 +118,11 @@ class RoundForm(AccessibleForm):
         queryset=Asset.objects.none(),
         widget=forms.CheckboxSelectMultiple,
     )
-    notes = forms.CharField(label="Notes", required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    notes = text_area("Notes", required=False, rows=2)
 
     def __init__(self, *args, outfalls, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["outfalls"].queryset = outfalls
-        self.fields["outfalls"].label_from_instance = lambda a: f"{a.asset_id} {a.name}".strip()
+        self.offer("outfalls", outfalls, _outfall_words)
 
 
 class VisitForm(AccessibleForm):
@@ -149,12 +149,11 @@ class VisitForm(AccessibleForm):
     floatables = forms.CharField(label="Floatables", required=False, max_length=60)
     deposits = forms.CharField(label="Deposits", required=False, max_length=60)
     staining = forms.CharField(label="Staining", required=False, max_length=60)
-    notes = forms.CharField(label="Notes", required=False, widget=forms.Textarea(attrs={"rows": 3}))
+    notes = text_area("Notes", required=False, rows=3)
 
     def __init__(self, *args, outfalls, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["asset"].queryset = outfalls
-        self.fields["asset"].label_from_instance = lambda a: f"{a.asset_id} {a.name}".strip()
+        self.offer("asset", outfalls, _outfall_words)
 
 
 class SampleForm(AccessibleForm):
@@ -196,16 +195,13 @@ class SettingForm(AccessibleForm):
 
 class CatchmentOpenForm(AccessibleForm):
     opened_on = date_field("Opened on")
-    reason = forms.CharField(
-        label="Reason",
-        required=False,
-        widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="Empty: the visit's reasons for follow-up.",
+    reason = text_area(
+        "Reason", required=False, help_text="Empty: the visit's reasons for follow-up.", rows=3
     )
 
 
 class FindingsForm(AccessibleForm):
-    findings = forms.CharField(label="Findings", widget=forms.Textarea(attrs={"rows": 5}))
+    findings = text_area("Findings", rows=5)
 
 
 class CloseForm(AccessibleForm):

@@ -5,9 +5,10 @@ from __future__ import annotations
 from django import forms
 
 from outfall.web.apps.deadlines.selectors import clock_kinds
+from outfall.web.apps.kit.forms import FilterForm
 
 
-class ClockFilterForm(forms.Form):
+class ClockFilterForm(FilterForm):
     kind = forms.ChoiceField(
         label="Kind of clock",
         required=False,
@@ -28,13 +29,3 @@ class ClockFilterForm(forms.Form):
         self.fields["case"].choices = [("", "All cases")] + [
             (str(a.pk), f"{a.number} — {a.title}") for a in cases
         ]
-
-    def is_valid(self) -> bool:
-        """Validate, and point each invalid input at its error message (WCAG 3.3.1)."""
-        valid = super().is_valid()
-        for name in self.errors:
-            if name in self.fields:
-                self.fields[name].widget.attrs.update(
-                    {"aria-invalid": "true", "aria-describedby": f"id_{name}-error"}
-                )
-        return valid

@@ -35,13 +35,39 @@ def datetime_field(label: str, *, required: bool = True, help_text: str = ""):
     )
 
 
-def yes_no(label: str, *, unknown: bool = False, help_text: str = "") -> forms.ChoiceField:
-    """A yes/no question (with "Not known" when `unknown`); `as_bool` reads the answer."""
+def date_if_known(label: str, *, help_text: str = ""):
+    """A date recorded once it is known: not required, and not today's date by default."""
+    return date_field(label, required=False, today=False, help_text=help_text)
+
+
+def radio(label: str, choices, *, required: bool = True, help_text: str = "") -> forms.ChoiceField:
+    """One answer from a short list, as radio buttons (`kit/_field.html` puts them in a
+    fieldset whose legend is the label)."""
     return forms.ChoiceField(
         label=label,
-        choices=YES_NO_UNKNOWN if unknown else YES_NO,
+        choices=choices,
+        required=required,
         widget=forms.RadioSelect,
         help_text=help_text,
+    )
+
+
+def yes_no(label: str, *, unknown: bool = False, help_text: str = "") -> forms.ChoiceField:
+    """A yes/no question (with "Not known" when `unknown`); `as_bool` reads the answer."""
+    return radio(label, YES_NO_UNKNOWN if unknown else YES_NO, help_text=help_text)
+
+
+def checkbox(label: str, *, initial: bool | None = None, help_text: str = "") -> forms.BooleanField:
+    """A statement the person ticks when it is true (never required: unticked is "no")."""
+    return forms.BooleanField(label=label, required=False, initial=initial, help_text=help_text)
+
+
+def coordinate(
+    label: str, limit: int, *, required: bool = True, help_text: str = ""
+) -> forms.FloatField:
+    """A latitude (`limit` 90) or longitude (`limit` 180) in decimal degrees, any precision."""
+    return forms.FloatField(
+        label=label, required=required, min_value=-limit, max_value=limit, help_text=help_text
     )
 
 
@@ -50,12 +76,15 @@ def as_bool(value: str) -> bool | None:
     return {"yes": True, "no": False}.get(value)
 
 
-def text_area(label: str, *, required: bool = True, help_text: str = "") -> forms.CharField:
+def text_area(
+    label: str, *, required: bool = True, help_text: str = "", rows: int = 4
+) -> forms.CharField:
+    """Free text over several lines (`rows` high)."""
     return forms.CharField(
         label=label,
         required=required,
         help_text=help_text,
-        widget=forms.Textarea(attrs={"rows": 4}),
+        widget=forms.Textarea(attrs={"rows": rows}),
     )
 
 
@@ -98,6 +127,12 @@ class AccessibleForm(forms.Form):
             if field.help_text:
                 field.widget.attrs["aria-describedby"] = f"id_{name}_help"
 
+    def offer(self, name: str, queryset, words) -> None:
+        """Let the choice field `name` choose among `queryset`, each record shown as
+        `words(record)`."""
+        self.fields[name].queryset = queryset
+        self.fields[name].label_from_instance = words
+
     def add_error(self, field, error):
         super().add_error(field, error)
         if field in self.fields:
@@ -106,3 +141,18 @@ class AccessibleForm(forms.Form):
             ids = widget.attrs.get("aria-describedby", "").split()
             if f"id_{field}_error" not in ids:
                 widget.attrs["aria-describedby"] = " ".join([*ids, f"id_{field}_error"])
+
+
+class FilterForm(forms.Form):
+    """A search page's filters (GET), each field rendered by `kit/_filter_field.html`: an invalid
+    input points at its error message (WCAG 3.3.1)."""
+
+    def is_valid(self) -> bool:
+        """Validate, and point each invalid input at its error message (WCAG 3.3.1)."""
+        valid = super().is_valid()
+        for name in self.errors:
+            if name in self.fields:
+                self.fields[name].widget.attrs.update(
+                    {"aria-invalid": "true", "aria-describedby": f"id_{name}-error"}
+                )
+        return valid

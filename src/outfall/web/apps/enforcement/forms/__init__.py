@@ -10,9 +10,15 @@ from django import forms
 
 from outfall.compliance.lifecycle.enforcement import order_catalog
 from outfall.web.apps.enforcement.models import CostItem
-from outfall.web.apps.kit.forms import AccessibleForm, date_field
-
-TEXT = {"rows": 3}
+from outfall.web.apps.kit.forms import (
+    AccessibleForm,
+    FilterForm,
+    checkbox,
+    date_field,
+    date_if_known,
+    radio,
+    text_area,
+)
 
 
 class CaseOpenForm(AccessibleForm):
@@ -22,36 +28,28 @@ class CaseOpenForm(AccessibleForm):
     owner_address = forms.CharField(label="Owner's mailing address", max_length=300, required=False)
     property_address = forms.CharField(label="Property address", max_length=200)
     parcel_id = forms.CharField(label="Parcel (map and lot)", max_length=60, required=False)
-    description = forms.CharField(label="The violation", widget=forms.Textarea(attrs=TEXT))
+    description = text_area("The violation", rows=3)
     opened_on = date_field("Opened on")
 
 
 class OrderForm(AccessibleForm):
-    kind = forms.ChoiceField(
-        label="What to issue",
-        choices=[("notice_of_violation", "Notice of violation"), ("order", "Written order")],
-        widget=forms.RadioSelect,
+    kind = radio(
+        "What to issue",
+        [("notice_of_violation", "Notice of violation"), ("order", "Written order")],
     )
     order_types = forms.MultipleChoiceField(
         label="It requires the violator to", widget=forms.CheckboxSelectMultiple
     )
-    abatement_required = forms.BooleanField(
-        label="Abatement or remediation is required (the order must then set a deadline)",
-        required=False,
+    abatement_required = checkbox(
+        "Abatement or remediation is required (the order must then set a deadline)"
     )
-    deadline = date_field(
+    deadline = date_if_known(
         "Deadline for compliance",
-        required=False,
-        today=False,
         help_text="Required whenever abatement or remediation is ordered.",
     )
     issued_on = date_field("Issued on")
-    follow_up_on = date_field("Follow-up inspection on", required=False, today=False)
-    text = forms.CharField(
-        label="What the order says (findings, what must be done)",
-        widget=forms.Textarea(attrs=TEXT),
-        required=False,
-    )
+    follow_up_on = date_if_known("Follow-up inspection on")
+    text = text_area("What the order says (findings, what must be done)", required=False, rows=3)
 
     def __init__(self, *args, article: str = "I", **kwargs):
         super().__init__(*args, **kwargs)
@@ -71,12 +69,8 @@ class FollowUpScheduleForm(AccessibleForm):
 
 class FollowUpRecordForm(AccessibleForm):
     inspected_on = date_field("Inspected on")
-    complied = forms.ChoiceField(
-        label="Was the order complied with?",
-        choices=[("yes", "Yes"), ("no", "No")],
-        widget=forms.RadioSelect,
-    )
-    findings = forms.CharField(label="Findings", widget=forms.Textarea(attrs=TEXT), required=False)
+    complied = radio("Was the order complied with?", [("yes", "Yes"), ("no", "No")])
+    findings = text_area("Findings", required=False, rows=3)
 
 
 class ConsentForm(AccessibleForm):
@@ -85,14 +79,14 @@ class ConsentForm(AccessibleForm):
         label="As (owner, tenant, person in control)", max_length=60, required=False
     )
     given_on = date_field("On")
-    scope = forms.CharField(label="Entry asked for", widget=forms.Textarea(attrs=TEXT))
-    refused = forms.BooleanField(label="Consent was refused", required=False)
-    valid_until = date_field("Valid until", required=False, today=False)
+    scope = text_area("Entry asked for", rows=3)
+    refused = checkbox("Consent was refused")
+    valid_until = date_if_known("Valid until")
 
 
 class AbatementStartForm(AccessibleForm):
     started_on = date_field("Work started on")
-    description = forms.CharField(label="The work", widget=forms.Textarea(attrs=TEXT))
+    description = text_area("The work", rows=3)
 
 
 class CostItemForm(AccessibleForm):
@@ -107,10 +101,8 @@ class AbatementCompleteForm(AccessibleForm):
 
 class CostNoticeForm(AccessibleForm):
     sent_on = date_field("Notice sent on")
-    received_on = date_field(
+    received_on = date_if_known(
         "Notice received on",
-        required=False,
-        today=False,
         help_text="The protest window and interest run from receipt; record it when known.",
     )
 
@@ -121,20 +113,16 @@ class NoticeReceiptForm(AccessibleForm):
 
 class ProtestForm(AccessibleForm):
     filed_on = date_field("Protest filed on")
-    grounds = forms.CharField(label="Grounds", widget=forms.Textarea(attrs=TEXT))
+    grounds = text_area("Grounds", rows=3)
 
 
 class ProtestDecisionForm(AccessibleForm):
-    decision = forms.ChoiceField(
-        label="Decision",
-        choices=[("affirm", "Affirm the costs"), ("reduce", "Reduce the costs")],
-        widget=forms.RadioSelect,
-    )
+    decision = radio("Decision", [("affirm", "Affirm the costs"), ("reduce", "Reduce the costs")])
     decided_on = date_field("Decided on")
     decided_amount = forms.DecimalField(
         label="Reduced amount (USD)", max_digits=12, decimal_places=2, required=False
     )
-    reasons = forms.CharField(label="Reasons", widget=forms.Textarea(attrs=TEXT), required=False)
+    reasons = text_area("Reasons", required=False, rows=3)
 
     def __init__(self, *args, article: str = "I", **kwargs):
         super().__init__(*args, **kwargs)
@@ -153,11 +141,7 @@ class ProtestDecisionForm(AccessibleForm):
 
 
 class PaymentForm(AccessibleForm):
-    applies_to = forms.ChoiceField(
-        label="Paid on",
-        choices=[("costs", "The Town's costs"), ("fine", "A ticket's fine")],
-        widget=forms.RadioSelect,
-    )
+    applies_to = radio("Paid on", [("costs", "The Town's costs"), ("fine", "A ticket's fine")])
     offence = forms.TypedChoiceField(
         label="Ticket (for a fine)", required=False, coerce=int, empty_value=None
     )
@@ -179,10 +163,8 @@ class LienForm(AccessibleForm):
 
 class OffenceForm(AccessibleForm):
     first_day = date_field("First day of violation", today=False)
-    last_day = date_field(
+    last_day = date_if_known(
         "Last day of violation",
-        required=False,
-        today=False,
         help_text="Each day, or part of a day, is a separate offence; leave empty for one day.",
     )
     description = forms.CharField(label="What was seen", max_length=300, required=False)
@@ -234,7 +216,7 @@ class ConfirmForm(AccessibleForm):
     """A step with nothing to type: the button is the confirmation."""
 
 
-class CaseFilterForm(forms.Form):
+class CaseFilterForm(FilterForm):
     q = forms.CharField(label="Number, name, address or parcel", required=False, max_length=100)
     article = forms.ChoiceField(
         label="Article",

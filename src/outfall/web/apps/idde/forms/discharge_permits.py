@@ -6,7 +6,14 @@ from __future__ import annotations
 
 from django import forms
 
-from outfall.web.apps.kit.forms import AccessibleForm, date_field, text_area, yes_no
+from outfall.web.apps.kit.forms import (
+    AccessibleForm,
+    checkbox,
+    date_field,
+    date_if_known,
+    text_area,
+    yes_no,
+)
 
 
 class ApplyForm(AccessibleForm):
@@ -18,17 +25,14 @@ class ApplyForm(AccessibleForm):
         help_text="§ 267-7D(2)(g) asks a DPW permit only for an intake inside a structure.",
     )
     applied_on = date_field("Application received on")
-    first_discharge_on = date_field(
-        "First discharge on",
-        required=False,
-        today=False,
-        help_text="Leave empty if the pump has not yet discharged.",
+    first_discharge_on = date_if_known(
+        "First discharge on", help_text="Leave empty if the pump has not yet discharged."
     )
 
 
 class ConditionsForm(AccessibleForm):
     conditions = text_area("Conditions of the permit")
-    inspection_planned_on = date_field("Inspection planned for", required=False, today=False)
+    inspection_planned_on = date_if_known("Inspection planned for")
 
 
 class IssueForm(AccessibleForm):
@@ -40,8 +44,8 @@ class IssueForm(AccessibleForm):
         help_text="Leave empty to number it SPP-<year>-NNNN.",
     )
     conditions = text_area("Conditions of the permit", required=False)
-    inspection_planned_on = date_field("Inspection planned for", required=False, today=False)
-    with_pdf = forms.BooleanField(label="File the permit as a PDF", required=False, initial=True)
+    inspection_planned_on = date_if_known("Inspection planned for")
+    with_pdf = checkbox("File the permit as a PDF", initial=True)
 
 
 class RefuseForm(AccessibleForm):

@@ -9,7 +9,7 @@ from django import forms
 from django.utils import timezone
 
 from outfall.law.s267_07_discharges import DischargeKind
-from outfall.web.apps.kit.forms import AccessibleForm
+from outfall.web.apps.kit.forms import AccessibleForm, radio, text_area
 from outfall.web.apps.kit.versions import version_field
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
@@ -25,11 +25,11 @@ class InvestigationFactsForm(AccessibleForm):
         label="Responsible person's mailing address", max_length=300, required=False
     )
     responsible_email = forms.EmailField(label="Responsible person's e-mail", required=False)
-    source_tracing = forms.CharField(
-        label="Source tracing notes",
+    source_tracing = text_area(
+        "Source tracing notes",
         required=False,
-        widget=forms.Textarea(attrs={"rows": 6}),
         help_text="Manholes opened, dye or smoke tests, upstream sampling, what was found.",
+        rows=6,
     )
     based_on = version_field()
 
@@ -86,14 +86,11 @@ class ConditionsForm(AccessibleForm):
 
 
 class CloseInvestigationForm(AccessibleForm):
-    reason = forms.ChoiceField(
-        label="Why it closes",
-        widget=forms.RadioSelect,
-        choices=[
+    reason = radio(
+        "Why it closes",
+        [
             ("eliminated", "The prohibited discharge has been eliminated (§ 267-7A)"),
             ("no_discharge", "No discharge to the town's storm drains was found (§ 267-3)"),
         ],
     )
-    note = forms.CharField(
-        label="Closing note", required=False, widget=forms.Textarea(attrs={"rows": 3})
-    )
+    note = text_area("Closing note", required=False, rows=3)

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from django import forms
 
-from outfall.web.apps.kit.forms import AccessibleForm, date_field, datetime_field, text_area, yes_no
+from outfall.web.apps.kit.forms import (
+    AccessibleForm,
+    date_field,
+    datetime_field,
+    radio,
+    text_area,
+    yes_no,
+)
 
 
 class _Who(AccessibleForm):
@@ -17,11 +24,7 @@ class DyeTestForm(_Who):
     test_at = datetime_field(
         "Dye test planned for", help_text="Must come after the notice (§ 267-7D(2)(m))."
     )
-    told_by = forms.ChoiceField(
-        label="Told by",
-        choices=[("telephone", "Telephone"), ("in person", "In person")],
-        widget=forms.RadioSelect,
-    )
+    told_by = radio("Told by", [("telephone", "Telephone"), ("in person", "In person")])
     notes = text_area("Notes (where the dye goes, which drain)", required=False)
 
 
@@ -46,10 +49,8 @@ class AdvanceApprovalRequestForm(_Who):
 
 
 class AdvanceApprovalDecisionForm(AccessibleForm):
-    decision = forms.ChoiceField(
-        label="The Department's decision",
-        choices=[("approve", "Approve in writing"), ("refuse", "Refuse")],
-        widget=forms.RadioSelect,
+    decision = radio(
+        "The Department's decision", [("approve", "Approve in writing"), ("refuse", "Refuse")]
     )
     decided_on = date_field("Written decision dated")
     conditions = text_area("Conditions of the approval", required=False)

@@ -16,7 +16,7 @@ from outfall.web.apps.idde.services.reports import (
     FLOWING_CHOICES,
     SEEN_CHOICES,
 )
-from outfall.web.apps.kit.forms import AccessibleForm
+from outfall.web.apps.kit.forms import AccessibleForm, coordinate, radio
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 STARTED_SALT = "outfall.idde.report.started"
@@ -42,33 +42,20 @@ class PublicReportForm(AccessibleForm):
         help_text="Needed if you do not drop a pin on the map.",
         widget=forms.TextInput(attrs={"autocomplete": "street-address"}),
     )
-    latitude = forms.FloatField(
-        label="Latitude",
+    latitude = coordinate(
+        "Latitude",
+        90,
         required=False,
-        min_value=-90,
-        max_value=90,
-        widget=forms.NumberInput(attrs={"step": "any"}),
         help_text="Filled in when you click the map; you may also type it (e.g. 42.1193).",
     )
-    longitude = forms.FloatField(
-        label="Longitude",
-        required=False,
-        min_value=-180,
-        max_value=180,
-        widget=forms.NumberInput(attrs={"step": "any"}),
-    )
+    longitude = coordinate("Longitude", 180, required=False)
     seen = forms.MultipleChoiceField(
         label="What did you see?",
         choices=SEEN_CHOICES,
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
-    flowing_now = forms.ChoiceField(
-        label="Was it flowing when you saw it?",
-        choices=FLOWING_CHOICES,
-        required=False,
-        widget=forms.RadioSelect,
-    )
+    flowing_now = radio("Was it flowing when you saw it?", FLOWING_CHOICES, required=False)
     description = forms.CharField(
         label="Describe what you saw",
         max_length=DESCRIPTION_MAX_CHARS,
@@ -94,6 +81,18 @@ class PublicReportForm(AccessibleForm):
         widget=forms.TextInput(attrs={"autocomplete": "off", "tabindex": "-1"}),
     )
     started = forms.CharField(widget=forms.HiddenInput, required=False)
+
+    # The parts of the report, each a fieldset of the page.
+    PARTS = {
+        "where": ("address", "latitude", "longitude"),
+        "what": ("seen", "flowing_now", "description", "photo"),
+        "contact": ("contact_name", "contact_email", "contact_phone"),
+    }
+
+    @property
+    def parts(self) -> dict[str, list]:
+        """The fields of each part (`PARTS`), bound, in order."""
+        return {part: [self[name] for name in names] for part, names in self.PARTS.items()}
 
     def honeypot_filled(self) -> bool:
         return bool(self.data.get("website", "").strip())

@@ -5,7 +5,15 @@ from __future__ import annotations
 from django import forms
 
 from outfall.web.apps.idde.models import Spill
-from outfall.web.apps.kit.forms import AccessibleForm, date_field, datetime_field, text_area, yes_no
+from outfall.web.apps.kit.forms import (
+    AccessibleForm,
+    date_field,
+    date_if_known,
+    datetime_field,
+    radio,
+    text_area,
+    yes_no,
+)
 
 
 class SpillForm(AccessibleForm):
@@ -15,9 +23,7 @@ class SpillForm(AccessibleForm):
         "Is it a commercial or industrial facility?",
         help_text="Such a facility keeps a written record of the release for three years (§ 267-9).",
     )
-    material = forms.ChoiceField(
-        label="Material released", choices=Spill.Material.choices, widget=forms.RadioSelect
-    )
+    material = radio("Material released", Spill.Material.choices)
     discovered_at = datetime_field("Discovered at")
     description = text_area("What was released, where, how much", required=False)
 
@@ -33,10 +39,8 @@ class NotificationsForm(AccessibleForm):
         required=False,
         help_text="Required by the next business day for nonhazardous material.",
     )
-    written_confirmation_on = date_field(
+    written_confirmation_on = date_if_known(
         "Written confirmation received on",
-        required=False,
-        today=False,
         help_text="Due within the business days the bylaw allows after the notice (§ 267-9); "
         "the spill's page shows the date.",
     )

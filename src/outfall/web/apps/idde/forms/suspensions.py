@@ -23,9 +23,10 @@ class OrderForm(AccessibleForm):
 
     def __init__(self, *args, investigations=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["investigation"].queryset = investigations
-        self.fields["investigation"].label_from_instance = lambda i: (
-            f"{i.number} — {i.property_address or 'no address'}"
+        self.offer(
+            "investigation",
+            investigations,
+            lambda i: f"{i.number} — {i.property_address or 'no address'}",
         )
 
 

@@ -7,7 +7,15 @@ from __future__ import annotations
 
 from django import forms
 
-from outfall.web.apps.kit.forms import AccessibleForm, date_field, yes_no
+from outfall.web.apps.kit.forms import (
+    AccessibleForm,
+    checkbox,
+    date_field,
+    date_if_known,
+    radio,
+    text_area,
+    yes_no,
+)
 from outfall.web.apps.permits.models import ChangeNotice, Surety
 
 
@@ -30,7 +38,7 @@ class MultipleFileField(forms.FileField):
 
 
 class ConditionForm(AccessibleForm):
-    text = forms.CharField(label="Condition", widget=forms.Textarea(attrs={"rows": 3}))
+    text = text_area("Condition", rows=3)
 
 
 class ConditionMetForm(AccessibleForm):
@@ -44,10 +52,8 @@ class SuretyForm(AccessibleForm):
     instrument_reference = forms.CharField(
         label="Bond, letter of credit or account number", max_length=120, required=False
     )
-    approved_by_town_counsel_on = date_field(
+    approved_by_town_counsel_on = date_if_known(
         "Form approved by Town Counsel on",
-        required=False,
-        today=False,
         help_text="Leave empty until Town Counsel approves the form (§ 267-21).",
     )
 
@@ -64,11 +70,7 @@ class SuretyCounselForm(AccessibleForm):
 
 
 class SuretyReleaseForm(AccessibleForm):
-    kind = forms.ChoiceField(
-        label="Release",
-        choices=[("partial", "Partial, for a completed phase"), ("full", "Full")],
-        widget=forms.RadioSelect,
-    )
+    kind = radio("Release", [("partial", "Partial, for a completed phase"), ("full", "Full")])
     amount = forms.DecimalField(
         label="Amount (USD)",
         max_digits=12,
@@ -77,9 +79,7 @@ class SuretyReleaseForm(AccessibleForm):
         help_text="For a partial release. A full release returns everything still held.",
     )
     phase = forms.CharField(label="Phase completed", max_length=120, required=False)
-    phase_completed_in_compliance = forms.BooleanField(
-        label="The phase is complete and complies with the permit", required=False
-    )
+    phase_completed_in_compliance = checkbox("The phase is complete and complies with the permit")
     released_on = date_field("Released on")
 
 
@@ -126,11 +126,9 @@ class InspectionForm(AccessibleForm):
     """One § 267-22 inspection; the checklist items follow the stage."""
 
     done_on = date_field("Inspected on")
-    scheduled_for = date_field("Scheduled for", required=False, today=False)
+    scheduled_for = date_if_known("Scheduled for")
     passed = yes_no("Passed")
-    findings = forms.CharField(
-        label="Findings", widget=forms.Textarea(attrs={"rows": 4}), required=False
-    )
+    findings = text_area("Findings", required=False)
     photos = MultipleFileField(
         label="Photos", required=False, help_text="JPEG, PNG, GIF or WebP images."
     )
@@ -141,9 +139,7 @@ class InspectionForm(AccessibleForm):
         self.checklist_names = []
         for i, item in enumerate(CHECKLISTS[stage], 1):
             name = f"check_{i}"
-            self.fields[name] = forms.ChoiceField(
-                label=item, choices=CHECKLIST_CHOICES, widget=forms.RadioSelect
-            )
+            self.fields[name] = radio(item, CHECKLIST_CHOICES)
             self.checklist_names.append((name, item))
         if stage == "final":
             self.fields["inadequacies"] = forms.MultipleChoiceField(
@@ -158,9 +154,7 @@ class InspectionForm(AccessibleForm):
             self.fields[f"deficiency_{i}"] = forms.CharField(
                 label=f"Deficiency {i}", max_length=500, required=False
             )
-            self.fields[f"correct_by_{i}"] = date_field(
-                f"Deficiency {i}: correct by", required=False, today=False
-            )
+            self.fields[f"correct_by_{i}"] = date_if_known(f"Deficiency {i}: correct by")
         self.describe_help()
 
     def clean(self):
@@ -191,9 +185,7 @@ class DeficiencyCorrectedForm(AccessibleForm):
 
 
 class ChangeNoticeForm(AccessibleForm):
-    description = forms.CharField(
-        label="The change you intend to make", widget=forms.Textarea(attrs={"rows": 4})
-    )
+    description = text_area("The change you intend to make")
     planned_for = date_field(
         "Planned date of the change",
         today=False,
@@ -205,16 +197,12 @@ class ChangeNoticeForm(AccessibleForm):
 class ChangeDecisionForm(AccessibleForm):
     significant = yes_no("Is the change significant?")
     decided_on = date_field("Decided on")
-    interim_measures = forms.CharField(
-        label="Interim measures required",
-        widget=forms.Textarea(attrs={"rows": 3}),
-        required=False,
-    )
+    interim_measures = text_area("Interim measures required", required=False, rows=3)
 
 
 class ChangeAmendmentForm(AccessibleForm):
     amended_application_on = date_field("Amended application received on")
-    amendment_hearing_on = date_field("Public hearing held on", required=False, today=False)
+    amendment_hearing_on = date_if_known("Public hearing held on")
     amendment_outcome = forms.ChoiceField(
         label="Outcome",
         choices=[("", "Pending"), *ChangeNotice._meta.get_field("amendment_outcome").choices],
@@ -225,11 +213,7 @@ class ChangeAmendmentForm(AccessibleForm):
 class AsBuiltForm(AccessibleForm):
     engineer_name = forms.CharField(label="Certifying engineer", max_length=200)
     pe_license = forms.CharField(label="PE license number", max_length=40)
-    deviations = forms.CharField(
-        label="Deviations from the approved plan",
-        widget=forms.Textarea(attrs={"rows": 3}),
-        required=False,
-    )
+    deviations = text_area("Deviations from the approved plan", required=False, rows=3)
     file = forms.FileField(
         label="Certified drawings (PDF)",
         widget=forms.ClearableFileInput(attrs={"accept": "application/pdf,.pdf"}),
@@ -241,9 +225,7 @@ class AsBuiltForm(AccessibleForm):
 
 class AsBuiltReviewForm(AccessibleForm):
     accepted = yes_no("Accept the drawings?")
-    note = forms.CharField(
-        label="Note to the permittee", widget=forms.Textarea(attrs={"rows": 3}), required=False
-    )
+    note = text_area("Note to the permittee", required=False, rows=3)
 
 
 class EasementForm(AccessibleForm):

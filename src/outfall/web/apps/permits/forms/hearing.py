@@ -10,7 +10,7 @@ from functools import partial
 from django import forms
 from django.utils import timezone
 
-from outfall.web.apps.kit.forms import DATE, AccessibleForm, date_field
+from outfall.web.apps.kit.forms import DATE, AccessibleForm, checkbox, date_field, radio
 from outfall.web.apps.permits.models import Decision
 
 TIME = forms.TimeInput(attrs={"type": "time"}, format="%H:%M")
@@ -28,10 +28,9 @@ class ScheduleHearingForm(AccessibleForm):
     scheduled_date = _date("Hearing date")
     scheduled_time = forms.TimeField(label="Time", widget=TIME, initial=dt.time(19, 0))
     location = forms.CharField(label="Location", max_length=200)
-    acknowledge_late = forms.BooleanField(
-        label="I understand the hearing opens after the legal deadline and the Board bears the "
-        "risk of approval by failure to act (§ 267-18G)",
-        required=False,
+    acknowledge_late = checkbox(
+        "I understand the hearing opens after the legal deadline and the Board bears the "
+        "risk of approval by failure to act (§ 267-18G)"
     )
 
     @property
@@ -78,11 +77,8 @@ class CloseHearingForm(AccessibleForm):
         self.waivers = list(waivers)
         fields = {}
         for waiver in self.waivers:
-            fields[f"waiver_{waiver.pk}"] = forms.ChoiceField(
-                label=f"Waiver of {waiver.requirement}",
-                choices=VOTE_CHOICES,
-                widget=forms.RadioSelect,
-                help_text=waiver.reasons[:300],
+            fields[f"waiver_{waiver.pk}"] = radio(
+                f"Waiver of {waiver.requirement}", VOTE_CHOICES, help_text=waiver.reasons[:300]
             )
         super().__init__(*args, **kwargs)
         for name, field in fields.items():
@@ -115,11 +111,7 @@ class DecisionForm(AccessibleForm):
 
 
 class BoardVoteForm(AccessibleForm):
-    vote = forms.ChoiceField(
-        label="Your vote",
-        choices=[("yes", "Yes"), ("no", "No"), ("abstain", "Abstain")],
-        widget=forms.RadioSelect,
-    )
+    vote = radio("Your vote", [("yes", "Yes"), ("no", "No"), ("abstain", "Abstain")])
 
 
 class DecisionFilingForm(AccessibleForm):

@@ -11,10 +11,10 @@ from decimal import Decimal
 from django import forms
 
 from outfall.law.s267_16_applicability import EXEMPTIONS
+from outfall.web.apps.kit.forms import checkbox, radio, text_area
 from outfall.web.apps.permits.models import Application, Fee, Upload
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
-LINES = forms.Textarea(attrs={"rows": 3})
 
 
 def _date(label: str, *, required: bool = True, help_text: str = "") -> forms.DateField:
@@ -42,6 +42,18 @@ def _pair_lines(items, first: str, second: str) -> str:
     return "\n".join(f"{i.get(first, '')} | {i.get(second, '')}" for i in items or [])
 
 
+def _acres(label: str, *, required: bool = True, help_text: str = "") -> forms.DecimalField:
+    """An area in acres, to the thousandth, as the application stores it."""
+    return forms.DecimalField(
+        label=label,
+        min_value=Decimal(0),
+        max_digits=9,
+        decimal_places=3,
+        required=required,
+        help_text=help_text,
+    )
+
+
 class ApplicationDetailsForm(forms.Form):
     """The site, the owners, and the applicability questions of § 267-16 and § 267-19B."""
 
@@ -50,44 +62,34 @@ class ApplicationDetailsForm(forms.Form):
     parcel_id = forms.CharField(
         label="Parcel (Assessors' map and lot)", max_length=60, required=False
     )
-    description = forms.CharField(label="Project description", widget=LINES, required=False)
-    applicant_role = forms.ChoiceField(
-        label="You are applying as",
-        choices=[("owner", "The owner of the site"), ("agent", "An agent for the owner")],
-        widget=forms.RadioSelect,
+    description = text_area("Project description", required=False, rows=3)
+    applicant_role = radio(
+        "You are applying as",
+        [("owner", "The owner of the site"), ("agent", "An agent for the owner")],
         help_text="An agent may apply, but the permit is issued to the owner (§ 267-18A).",
     )
     agent_name = forms.CharField(
         label="Agent's name (if you are an agent)", max_length=200, required=False
     )
-    owners = forms.CharField(
-        label="Owners of the site (one per line)",
-        widget=LINES,
+    owners = text_area(
+        "Owners of the site (one per line)",
         help_text="Every owner signs the application form (§ 267-18A).",
+        rows=3,
     )
     owner_address = forms.CharField(label="Owners' mailing address", max_length=300, required=False)
     engineer_name = forms.CharField(label="Design engineer", max_length=200, required=False)
-    disturbance_acres = forms.DecimalField(
-        label="Land disturbed by the project (acres)",
-        min_value=Decimal(0),
-        max_digits=9,
-        decimal_places=3,
+    disturbance_acres = _acres(
+        "Land disturbed by the project (acres)",
         help_text="Clearing, grading, excavation and the like (§ 267-16A).",
     )
-    common_plan_acres = forms.DecimalField(
-        label="Total disturbance of the larger common plan it belongs to (acres)",
-        min_value=Decimal(0),
-        max_digits=9,
-        decimal_places=3,
+    common_plan_acres = _acres(
+        "Total disturbance of the larger common plan it belongs to (acres)",
         required=False,
         help_text="Leave empty if the project is not part of a larger common plan (§ 267-16A).",
     )
-    previously_developed = forms.BooleanField(
-        label="The site was developed before (redevelopment, § 267-14)", required=False
-    )
-    roadway_maintenance_only = forms.BooleanField(
-        label="The work only maintains or improves existing roadways (§ 267-19B(4)(c))",
-        required=False,
+    previously_developed = checkbox("The site was developed before (redevelopment, § 267-14)")
+    roadway_maintenance_only = checkbox(
+        "The work only maintains or improves existing roadways (§ 267-19B(4)(c))"
     )
     widening_lanes = forms.DecimalField(
         label="Lane widths of impervious area the roadway work adds",
@@ -97,14 +99,10 @@ class ApplicationDetailsForm(forms.Form):
         required=False,
         initial=Decimal(0),
     )
-    critical_area = forms.BooleanField(
-        label="The project discharges to a critical area (§ 267-19B(4)(c))", required=False
-    )
-    luhppl = forms.BooleanField(
-        label="A land use with higher potential pollutant loads (LUHPPL)", required=False
-    )
-    discharges_to_wetlands = forms.BooleanField(
-        label="New conveyances discharge to wetlands or waters (§ 267-19B(1))", required=False
+    critical_area = checkbox("The project discharges to a critical area (§ 267-19B(4)(c))")
+    luhppl = checkbox("A land use with higher potential pollutant loads (LUHPPL)")
+    discharges_to_wetlands = checkbox(
+        "New conveyances discharge to wetlands or waters (§ 267-19B(1))"
     )
 
     exemptions = forms.MultipleChoiceField(
@@ -114,26 +112,21 @@ class ApplicationDetailsForm(forms.Form):
         required=False,
         help_text="An exemption applies only when every one of its conditions below is shown.",
     )
-    routine_maintenance = forms.BooleanField(
-        label="The work is routine maintenance keeping the original line and grade, hydraulic "
-        "capacity or purpose of the site (§ 267-16A)",
-        required=False,
+    routine_maintenance = checkbox(
+        "The work is routine maintenance keeping the original line and grade, hydraulic "
+        "capacity or purpose of the site (§ 267-16A)"
     )
-    agricultural_use_310_cmr_10_04 = forms.BooleanField(
-        label="The land is in agricultural use as 310 CMR 10.04 defines it (§ 267-16B(1))",
-        required=False,
+    agricultural_use_310_cmr_10_04 = checkbox(
+        "The land is in agricultural use as 310 CMR 10.04 defines it (§ 267-16B(1))"
     )
-    normal_agricultural_maintenance_or_improvement = forms.BooleanField(
-        label="The work is normal maintenance or improvement of that land (§ 267-16B(1))",
-        required=False,
+    normal_agricultural_maintenance_or_improvement = checkbox(
+        "The work is normal maintenance or improvement of that land (§ 267-16B(1))"
     )
-    single_family_dwelling = forms.BooleanField(
-        label="The landscaping belongs to a single-family dwelling (§ 267-16B(2))",
-        required=False,
+    single_family_dwelling = checkbox(
+        "The landscaping belongs to a single-family dwelling (§ 267-16B(2))"
     )
-    existing_landscaping_maintenance_only = forms.BooleanField(
-        label="The work only keeps up existing landscaping, gardens or lawn (§ 267-16B(2))",
-        required=False,
+    existing_landscaping_maintenance_only = checkbox(
+        "The work only keeps up existing landscaping, gardens or lawn (§ 267-16B(2))"
     )
     terrain_drainage_change = forms.ChoiceField(
         label="How much the work changes existing terrain or drainage patterns (§ 267-16B(3), (4))",
@@ -146,18 +139,13 @@ class ApplicationDetailsForm(forms.Form):
         required=False,
         initial="unknown",
     )
-    utility_includes_drainage = forms.BooleanField(
-        label="The utility work includes drainage (§ 267-16B(4))", required=False
+    utility_includes_drainage = checkbox("The utility work includes drainage (§ 267-16B(4))")
+    wholly_within_wetlands_jurisdiction = checkbox(
+        "The discharges lie wholly within Wetlands Protection Act jurisdiction (§ 267-16B(5))"
     )
-    wholly_within_wetlands_jurisdiction = forms.BooleanField(
-        label="The discharges lie wholly within Wetlands Protection Act jurisdiction "
-        "(§ 267-16B(5))",
-        required=False,
-    )
-    order_of_conditions_shows_policy_compliance = forms.BooleanField(
-        label="The Conservation Commission's order of conditions shows compliance with the "
-        "Massachusetts Stormwater Management Policy (§ 267-16B(5))",
-        required=False,
+    order_of_conditions_shows_policy_compliance = checkbox(
+        "The Conservation Commission's order of conditions shows compliance with the "
+        "Massachusetts Stormwater Management Policy (§ 267-16B(5))"
     )
 
     EXEMPTION_FIELDS = (
@@ -284,47 +272,46 @@ class PlanChecklistForm(forms.Form):
 class OMPlanForm(forms.Form):
     """The O&M plan's contents as § 267-20A lists them."""
 
-    owners = forms.CharField(
-        label="Owners of the stormwater system (one per line)",
-        widget=LINES,
+    owners = text_area(
+        "Owners of the stormwater system (one per line)",
         required=False,
         help_text="§ 267-20A(1)",
+        rows=3,
     )
-    operation_responsible = forms.CharField(
-        label="Responsible for operation and maintenance (one per line: name | address)",
-        widget=LINES,
+    operation_responsible = text_area(
+        "Responsible for operation and maintenance (one per line: name | address)",
         required=False,
         help_text="§ 267-20A(2)",
+        rows=3,
     )
-    financing_responsible = forms.CharField(
-        label="Responsible for paying for maintenance and emergency repairs "
+    financing_responsible = text_area(
+        "Responsible for paying for maintenance and emergency repairs "
         "(one per line: name | address)",
-        widget=LINES,
         required=False,
         help_text="§ 267-20A(2)",
+        rows=3,
     )
-    maintenance_schedule = forms.CharField(
-        label="Maintenance schedule for every drainage structure",
-        widget=forms.Textarea(attrs={"rows": 5}),
+    maintenance_schedule = text_area(
+        "Maintenance schedule for every drainage structure",
         required=False,
         help_text="§ 267-20A(2)",
+        rows=5,
     )
-    easements = forms.CharField(
-        label="Easements (one per line: purpose | location)",
-        widget=LINES,
+    easements = text_area(
+        "Easements (one per line: purpose | location)",
         required=False,
         help_text="§ 267-20A(2), § 267-20B",
+        rows=3,
     )
-    no_easements = forms.BooleanField(label="The plan needs no easements", required=False)
-    offsite_control = forms.BooleanField(
-        label="Stormwater is controlled off the site (an easement is then needed, § 267-20B)",
-        required=False,
+    no_easements = checkbox("The plan needs no easements")
+    offsite_control = checkbox(
+        "Stormwater is controlled off the site (an easement is then needed, § 267-20B)"
     )
-    owner_signatures = forms.CharField(
-        label="Owners who signed the maintenance agreement (one per line)",
-        widget=LINES,
+    owner_signatures = text_area(
+        "Owners who signed the maintenance agreement (one per line)",
         required=False,
         help_text="§ 267-20A(2)",
+        rows=3,
     )
 
     def clean_operation_responsible(self):
@@ -408,7 +395,7 @@ class UploadForm(forms.Form):
 
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(label="Reason (optional)", widget=LINES, required=False)
+    reason = text_area("Reason (optional)", required=False, rows=3)
 
 
 class ConfirmForm(forms.Form):
@@ -416,10 +403,8 @@ class ConfirmForm(forms.Form):
 
 
 class CompletenessForm(forms.Form):
-    decision = forms.ChoiceField(
-        label="Finding",
-        choices=[("complete", "Complete: the clock starts"), ("incomplete", "Incomplete")],
-        widget=forms.RadioSelect,
+    decision = radio(
+        "Finding", [("complete", "Complete: the clock starts"), ("incomplete", "Incomplete")]
     )
     received_complete_on = _date(
         "Received complete on (if complete)",
@@ -432,10 +417,8 @@ class CompletenessForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
         required=False,
     )
-    other_reasons = forms.CharField(
-        label="Anything else missing (one per line)", widget=LINES, required=False
-    )
-    notes = forms.CharField(label="Notes for the file", widget=LINES, required=False)
+    other_reasons = text_area("Anything else missing (one per line)", required=False, rows=3)
+    notes = text_area("Notes for the file", required=False, rows=3)
 
     def __init__(self, *args, checklist, **kwargs):
         super().__init__(*args, **kwargs)
@@ -489,22 +472,19 @@ class ReferralForm(forms.Form):
 
 class ReferralResponseForm(forms.Form):
     responded_on = _date("Response received on")
-    response = forms.CharField(label="What the board said", widget=LINES)
+    response = text_area("What the board said", rows=3)
 
 
 class CommentForm(forms.Form):
-    body = forms.CharField(label="Comment", widget=forms.Textarea(attrs={"rows": 4}))
-    request_to_applicant = forms.BooleanField(
-        label="This is a request to the applicant (they are e-mailed and can reply)",
-        required=False,
+    body = text_area("Comment")
+    request_to_applicant = checkbox(
+        "This is a request to the applicant (they are e-mailed and can reply)"
     )
-    visible_to_applicant = forms.BooleanField(
-        label="The applicant may read it", required=False, initial=True
-    )
+    visible_to_applicant = checkbox("The applicant may read it", initial=True)
 
 
 class ReplyForm(forms.Form):
-    body = forms.CharField(label="Your reply", widget=forms.Textarea(attrs={"rows": 4}))
+    body = text_area("Your reply")
 
 
 class WaiverForm(forms.Form):
@@ -513,9 +493,9 @@ class WaiverForm(forms.Form):
         max_length=200,
         help_text="e.g. the section and the standard, as in § 267-19B(2)",
     )
-    reasons = forms.CharField(
-        label="Reasons, showing why strict compliance would not serve the bylaw's purposes",
-        widget=forms.Textarea(attrs={"rows": 5}),
+    reasons = text_area(
+        "Reasons, showing why strict compliance would not serve the bylaw's purposes",
         required=False,
         help_text="A waiver request must be written and give its reasons (§ 267-23B).",
+        rows=5,
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django import forms
 
-from outfall.web.apps.kit.forms import AccessibleForm, date_field, yes_no
+from outfall.web.apps.kit.forms import AccessibleForm, checkbox, date_field, text_area, yes_no
 from outfall.web.apps.permits.models import ResponsibleParty
 
 
@@ -34,16 +34,11 @@ class OwnershipChangeForm(AccessibleForm):
 
     def __init__(self, *args, parties, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["old_party"].queryset = parties
-        self.fields["old_party"].label_from_instance = lambda p: (
-            f"{p.name} — {p.get_responsibility_display()}"
-        )
+        self.offer("old_party", parties, lambda p: f"{p.name} — {p.get_responsibility_display()}")
 
 
 class AmendmentForm(AccessibleForm):
-    description = forms.CharField(
-        label="Amendment of the maintenance schedule", widget=forms.Textarea(attrs={"rows": 4})
-    )
+    description = text_area("Amendment of the maintenance schedule")
     agreed_on = date_field("Agreed on")
     signers = forms.MultipleChoiceField(
         label="Signed by",
@@ -52,7 +47,7 @@ class AmendmentForm(AccessibleForm):
         help_text="Every owner and every person responsible for operation or financing must "
         "sign (§ 267-20C).",
     )
-    in_writing = forms.BooleanField(label="The amendment is in writing", required=False)
+    in_writing = checkbox("The amendment is in writing")
 
     def __init__(self, *args, names=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -68,5 +63,5 @@ class ObligationForm(AccessibleForm):
 
 class ReportForm(AccessibleForm):
     performed_on = date_field("Performed on")
-    findings = forms.CharField(label="Findings", widget=forms.Textarea(attrs={"rows": 4}))
+    findings = text_area("Findings")
     satisfactory = yes_no("Satisfactory?")

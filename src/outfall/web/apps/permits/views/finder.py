@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET
 
 from outfall.compliance.lifecycle import STATE_LABELS
 from outfall.kernel.errors import InputError
+from outfall.web.apps.kit.forms import FilterForm
 from outfall.web.apps.permits import policy
 from outfall.web.apps.permits.selectors.search import (
     ApplicationSearch,
@@ -44,7 +45,7 @@ class IsoDateField(forms.DateField):
             ) from None
 
 
-class ApplicationSearchForm(forms.Form):
+class ApplicationSearchForm(FilterForm):
     q = forms.CharField(label="Number, title, address or parcel", required=False, max_length=200)
     status = forms.ChoiceField(
         label="Status",
@@ -83,16 +84,6 @@ class ApplicationSearchForm(forms.Form):
                 )
             self.add_error(field, message)
         return data
-
-    def is_valid(self) -> bool:
-        """Validate, and point each invalid input at its error message (WCAG 3.3.1)."""
-        valid = super().is_valid()
-        for name in self.errors:
-            if name in self.fields:
-                self.fields[name].widget.attrs.update(
-                    {"aria-invalid": "true", "aria-describedby": f"id_{name}-error"}
-                )
-        return valid
 
 
 def _criteria(request) -> tuple[ApplicationSearchForm, ApplicationSearch | None]:
