@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from outfall.web.apps.kit.fields import optional_link
+
 
 class Asset(models.Model):
     """A structure of the MS4: outfall, interconnection, catch basin, manhole, pipe, ditch, BMP."""
@@ -36,9 +38,7 @@ class Asset(models.Model):
     condition = models.CharField(max_length=10, choices=Condition.choices, default="unknown")
     material = models.CharField(max_length=60, blank=True)
     size_in = models.FloatField(null=True, blank=True)
-    downstream = models.ForeignKey(
-        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="upstream"
-    )
+    downstream = optional_link("self", models.SET_NULL, related_name="upstream")
     notes = models.TextField(blank=True)
     active = models.BooleanField(default=True)
     properties = models.JSONField(default=dict, blank=True)
@@ -80,9 +80,7 @@ class ScreeningVisit(models.Model):
         MODERATE = "moderate", "Moderate"
         SUBSTANTIAL = "substantial", "Substantial"
 
-    round = models.ForeignKey(
-        ScreeningRound, on_delete=models.CASCADE, related_name="visits", null=True, blank=True
-    )
+    round = optional_link(ScreeningRound, models.CASCADE, related_name="visits")
     asset = models.ForeignKey(Asset, on_delete=models.PROTECT, related_name="visits")
     visited_at = models.DateTimeField()
     inspector = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
@@ -119,9 +117,7 @@ class SampleResult(models.Model):
         default=dict, blank=True, help_text="the threshold compared against, as it stood"
     )
     recorded_at = models.DateTimeField(null=True, blank=True)
-    recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True
-    )
+    recorded_by = optional_link(settings.AUTH_USER_MODEL, models.PROTECT)
 
 
 class ScreeningThreshold(models.Model):
@@ -187,16 +183,8 @@ class CatchmentInvestigation(models.Model):
     reason = models.TextField()
     findings = models.TextField(blank=True)
     closed_on = models.DateField(null=True, blank=True)
-    visit = models.ForeignKey(
-        ScreeningVisit,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="catchment_investigations",
-    )
-    opened_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True
-    )
+    visit = optional_link(ScreeningVisit, models.SET_NULL, related_name="catchment_investigations")
+    opened_by = optional_link(settings.AUTH_USER_MODEL, models.PROTECT)
 
     class Meta:
         ordering = ["-opened_on", "-id"]

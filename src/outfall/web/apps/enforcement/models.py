@@ -7,6 +7,7 @@ from django.db import models
 
 from outfall.compliance.lifecycle.enforcement import STATE_LABELS, EnforcementState
 from outfall.web.apps.core.files import PrivateName
+from outfall.web.apps.kit.fields import optional_link
 from outfall.web.apps.kit.snapshots import DeterminationField
 
 USER = settings.AUTH_USER_MODEL
@@ -20,19 +21,11 @@ class EnforcementCase(models.Model):
     )
     number = models.CharField(max_length=30, unique=True)
     article = models.CharField(max_length=2, choices=[("I", "Article I"), ("II", "Article II")])
-    application = models.ForeignKey(
-        "permits.Application",
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="enforcement_cases",
+    application = optional_link(
+        "permits.Application", models.PROTECT, related_name="enforcement_cases"
     )
-    investigation = models.ForeignKey(
-        "idde.Investigation",
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="enforcement_cases",
+    investigation = optional_link(
+        "idde.Investigation", models.PROTECT, related_name="enforcement_cases"
     )
     violator_name = models.CharField(max_length=200)
     violator_address = models.CharField(max_length=300)
@@ -45,9 +38,7 @@ class EnforcementCase(models.Model):
     state = models.CharField(max_length=30, default="open", db_index=True)
     law_date = models.DateField()
     closed_on = models.DateField(null=True, blank=True)
-    opened_by = models.ForeignKey(
-        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
-    )
+    opened_by = optional_link(USER, models.PROTECT, related_name="+")
 
     @property
     def state_label(self) -> str:
@@ -92,27 +83,15 @@ class FollowUpInspection(models.Model):
     inspected_on = models.DateField(null=True, blank=True)
     complied = models.BooleanField(null=True)
     findings = models.TextField(blank=True)
-    inspector = models.ForeignKey(
-        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
-    )
+    inspector = optional_link(USER, models.PROTECT, related_name="+")
 
 
 class EntryConsent(models.Model):
     """Consent to enter private property to inspect or sample (§ 267-10F; § 267-18B)."""
 
-    case = models.ForeignKey(
-        EnforcementCase,
-        on_delete=models.CASCADE,
-        null=True,
-        blank=True,
-        related_name="entry_consents",
-    )
-    investigation = models.ForeignKey(
-        "idde.Investigation",
-        on_delete=models.CASCADE,
-        null=True,
-        blank=True,
-        related_name="entry_consents",
+    case = optional_link(EnforcementCase, models.CASCADE, related_name="entry_consents")
+    investigation = optional_link(
+        "idde.Investigation", models.CASCADE, related_name="entry_consents"
     )
     property_address = models.CharField(max_length=200)
     given_by = models.CharField(max_length=200)
@@ -123,9 +102,7 @@ class EntryConsent(models.Model):
         max_length=60, blank=True, help_text="owner, tenant, or other person in control"
     )
     valid_until = models.DateField(null=True, blank=True)
-    recorded_by = models.ForeignKey(
-        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
-    )
+    recorded_by = optional_link(USER, models.PROTECT, related_name="+")
 
 
 class AbatementWork(models.Model):
@@ -177,9 +154,7 @@ class Protest(models.Model):
         max_length=10, blank=True, choices=[("affirm", "Affirmed"), ("reduce", "Reduced")]
     )
     decided_amount = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
-    decided_by = models.ForeignKey(
-        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
-    )
+    decided_by = optional_link(USER, models.PROTECT, related_name="+")
     decision_reasons = models.TextField(blank=True)
     votes_for = models.PositiveSmallIntegerField(null=True, blank=True)
     votes_against = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -196,9 +171,7 @@ class Lien(models.Model):
     interest_at_request = models.DecimalField(
         max_digits=12, decimal_places=2, null=True, blank=True
     )
-    requested_by = models.ForeignKey(
-        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
-    )
+    requested_by = optional_link(USER, models.PROTECT, related_name="+")
 
 
 class Payment(models.Model):
@@ -209,12 +182,8 @@ class Payment(models.Model):
         max_length=20, choices=[("costs", "Abatement costs"), ("fine", "Fine")]
     )
     reference = models.CharField(max_length=60, blank=True)
-    offence = models.ForeignKey(
-        "Offence", on_delete=models.PROTECT, null=True, blank=True, related_name="payments"
-    )
-    recorded_by = models.ForeignKey(
-        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
-    )
+    offence = optional_link("Offence", models.PROTECT, related_name="payments")
+    recorded_by = optional_link(USER, models.PROTECT, related_name="+")
 
 
 class Offence(models.Model):
@@ -236,9 +205,7 @@ class Offence(models.Model):
     kind = models.CharField(max_length=10, blank=True)
     description = models.CharField(max_length=300, blank=True)
     determination = DeterminationField(help_text="the law's penalty for the offence, as made")
-    issued_by = models.ForeignKey(
-        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
-    )
+    issued_by = optional_link(USER, models.PROTECT, related_name="+")
     fine = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
     ticket_number = models.CharField(max_length=30, blank=True)
     issued_on = models.DateField(null=True, blank=True)

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 
 from outfall.web.apps.core.files import PrivateName
+from outfall.web.apps.kit.fields import optional_link
 from outfall.web.apps.kit.snapshots import DeterminationField, DeterminationSnapshot
 
 USER = settings.AUTH_USER_MODEL
@@ -32,12 +33,12 @@ class Report(models.Model):
     contact_name = models.CharField(max_length=120, blank=True)
     contact_email = models.EmailField(blank=True)
     contact_phone = models.CharField(max_length=40, blank=True)
-    reporter = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True)
+    reporter = optional_link(USER, models.SET_NULL)
     source = models.CharField(max_length=10, default="web")
     status = models.CharField(max_length=20, choices=Status.choices, default="open")
     status_note = models.TextField(blank=True, help_text="shown on the public status page")
     expected_at = models.DateTimeField(null=True, blank=True)
-    duplicate_of = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True)
+    duplicate_of = optional_link("self", models.SET_NULL)
     updated_at = models.DateTimeField(auto_now=True)
     state = models.CharField(
         max_length=20, default="received", db_index=True, help_text="lifecycle state (internal)"
@@ -48,9 +49,7 @@ class Report(models.Model):
     attributes = models.JSONField(default=dict, blank=True, help_text="what was seen, coded")
     photo_sha256 = models.CharField(max_length=64, blank=True)
     media_url = models.URLField(max_length=500, blank=True, help_text="Open311 media_url")
-    open311_client = models.ForeignKey(
-        "idde.Open311Client", on_delete=models.SET_NULL, null=True, blank=True
-    )
+    open311_client = optional_link("idde.Open311Client", models.SET_NULL)
     triaged_at = models.DateTimeField(null=True, blank=True)
 
 
@@ -61,19 +60,9 @@ class Investigation(models.Model):
         "core.Town", on_delete=models.PROTECT, related_name="idde_investigations"
     )
     number = models.CharField(max_length=30, unique=True)
-    report = models.ForeignKey(
-        Report, on_delete=models.SET_NULL, null=True, blank=True, related_name="investigations"
-    )
-    asset = models.ForeignKey(
-        "assets.Asset",
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="investigations",
-    )
-    catchment_investigation = models.ForeignKey(
-        "assets.CatchmentInvestigation", on_delete=models.SET_NULL, null=True, blank=True
-    )
+    report = optional_link(Report, models.SET_NULL, related_name="investigations")
+    asset = optional_link("assets.Asset", models.SET_NULL, related_name="investigations")
+    catchment_investigation = optional_link("assets.CatchmentInvestigation", models.SET_NULL)
     opened_on = models.DateField()
     state = models.CharField(max_length=30, default="open", db_index=True)
     property_address = models.CharField(max_length=200, blank=True)
@@ -85,7 +74,7 @@ class Investigation(models.Model):
     conditions = models.JSONField(default=dict, blank=True)
     verdict = models.CharField(max_length=20, blank=True)
     closed_on = models.DateField(null=True, blank=True)
-    assigned_to = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, blank=True)
+    assigned_to = optional_link(USER, models.SET_NULL)
     responsible_email = models.EmailField(blank=True)
     referred_on = models.DateField(null=True, blank=True)
     discharge_eliminated = models.BooleanField(default=False)
@@ -103,13 +92,9 @@ class Open311Client(models.Model):
     key_prefix = models.CharField(
         max_length=12, blank=True, help_text="the key's first characters, to tell keys apart"
     )
-    created_by = models.ForeignKey(
-        USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
+    created_by = optional_link(USER, models.SET_NULL, related_name="+")
     revoked_at = models.DateTimeField(null=True, blank=True)
-    revoked_by = models.ForeignKey(
-        USER, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
+    revoked_by = optional_link(USER, models.SET_NULL, related_name="+")
 
 
 class ReportSettings(models.Model):
@@ -230,9 +215,7 @@ class EmergencySuspension(models.Model):
     """An emergency suspension of storm drain access (§ 267-8)."""
 
     town = models.ForeignKey("core.Town", on_delete=models.PROTECT, related_name="suspensions")
-    investigation = models.ForeignKey(
-        Investigation, on_delete=models.SET_NULL, null=True, blank=True
-    )
+    investigation = optional_link(Investigation, models.SET_NULL)
     property_address = models.CharField(max_length=200)
     person_name = models.CharField(max_length=200)
     ordered_at = models.DateTimeField()

@@ -11,6 +11,7 @@ from django.db import models
 
 from outfall.compliance.lifecycle import STATE_LABELS, PermitState
 from outfall.web.apps.core.files import PrivateName
+from outfall.web.apps.kit.fields import optional_link
 from outfall.web.apps.kit.snapshots import DeterminationSnapshot
 
 USER = settings.AUTH_USER_MODEL
@@ -334,9 +335,7 @@ class SuretyRelease(models.Model):
     amount = models.DecimalField(max_digits=12, decimal_places=2)
     released_on = models.DateField()
     phase = models.CharField(max_length=120, blank=True)
-    letter = models.ForeignKey(
-        "GeneratedDocument", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
-    )
+    letter = optional_link("GeneratedDocument", models.PROTECT, related_name="+")
 
 
 class Inspection(models.Model):
@@ -354,7 +353,7 @@ class Inspection(models.Model):
     stage = models.CharField(max_length=20, choices=Stage.choices)
     scheduled_for = models.DateField(null=True, blank=True)
     done_on = models.DateField(null=True, blank=True)
-    inspector = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True)
+    inspector = optional_link(USER, models.PROTECT)
     passed = models.BooleanField(null=True)
     checklist = models.JSONField(default=dict, blank=True)
     findings = models.TextField(blank=True)
@@ -379,7 +378,7 @@ class AsBuilt(models.Model):
     engineer_name = models.CharField(max_length=200)
     pe_license = models.CharField(max_length=40)
     deviations = models.TextField(blank=True)
-    upload = models.ForeignKey(Upload, on_delete=models.PROTECT, null=True, blank=True)
+    upload = optional_link(Upload, models.PROTECT)
     accepted = models.BooleanField(null=True)
 
 
@@ -487,7 +486,7 @@ class SiteReviewRun(models.Model):
     application = models.ForeignKey(
         Application, on_delete=models.CASCADE, related_name="site_reviews"
     )
-    upload = models.ForeignKey(Upload, on_delete=models.PROTECT, null=True, blank=True)
+    upload = optional_link(Upload, models.PROTECT)
     run_at = models.DateTimeField(auto_now_add=True)
     run_by = models.ForeignKey(USER, on_delete=models.PROTECT)
     as_of = models.DateField()
@@ -507,9 +506,7 @@ class ReviewComment(models.Model):
     request_to_applicant = models.BooleanField(default=False)
     resolved_on = models.DateField(null=True, blank=True)
     visible_to_applicant = models.BooleanField(default=True)
-    in_reply_to = models.ForeignKey(
-        "self", on_delete=models.CASCADE, null=True, blank=True, related_name="replies"
-    )
+    in_reply_to = optional_link("self", models.CASCADE, related_name="replies")
 
 
 class DocumentTemplate(models.Model):
