@@ -25,15 +25,7 @@ CLOCK_KINDS = {
 
 def _clock(key, ref, town, number, title, url, due, citation, explanation, today) -> CaseClock:
     case = ClockCase(SOURCE, number, title, url, town.pk, uid_stem=f"{town.slug}-assets")
-    return case.clock(
-        key,
-        CLOCK_KINDS[key],
-        today=today,
-        due=due,
-        citation=citation,
-        explanation=explanation,
-        ref=ref,
-    )
+    return case.dated(CLOCK_KINDS, key, ref, due, due, citation, explanation, None, today)
 
 
 def clock_list_visible_to(user, *, today: dt.date) -> list[CaseClock]:

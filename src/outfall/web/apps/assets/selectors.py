@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import Count, Prefetch, QuerySet
-from django.http import Http404
 
 from outfall.web.apps.assets import policy
 from outfall.web.apps.assets.models import (
@@ -27,7 +26,7 @@ from outfall.web.apps.assets.screening import (
 )
 from outfall.web.apps.audit.selectors import audit_list_for_case
 from outfall.web.apps.core.permissions import towns_with_role
-from outfall.web.apps.kit.selectors import narrowed, text_in
+from outfall.web.apps.kit.selectors import narrowed, row_or_404, text_in
 
 SCREENED_KINDS = (Asset.Kind.OUTFALL.value, Asset.Kind.INTERCONNECTION.value)
 
@@ -46,10 +45,7 @@ def asset_list_visible_to(user, town=None) -> QuerySet[Asset]:
 
 def asset_get(user, pk: int) -> Asset:
     """One structure the user may see; 404 otherwise (never reveal that it exists)."""
-    try:
-        return asset_list_visible_to(user).get(pk=pk)
-    except Asset.DoesNotExist:
-        raise Http404("No such structure") from None
+    return row_or_404(asset_list_visible_to(user), pk, "No such structure")
 
 
 @dataclass(frozen=True)
@@ -142,10 +138,7 @@ def round_list_visible_to(user, town=None) -> QuerySet[ScreeningRound]:
 
 
 def round_get(user, pk: int) -> ScreeningRound:
-    try:
-        return round_list_visible_to(user).get(pk=pk)
-    except ScreeningRound.DoesNotExist:
-        raise Http404("No such screening round") from None
+    return row_or_404(round_list_visible_to(user), pk, "No such screening round")
 
 
 @dataclass(frozen=True)
@@ -169,15 +162,12 @@ def round_unvisited(screening_round: ScreeningRound) -> int:
 
 
 def visit_get(user, pk: int) -> ScreeningVisit:
-    try:
-        return (
-            ScreeningVisit.objects.filter(asset__town_id__in=_towns(user, "screening.view"))
-            .select_related("asset", "asset__town", "round", "inspector")
-            .prefetch_related(Prefetch("samples", SampleResult.objects.order_by("id")))
-            .get(pk=pk)
-        )
-    except ScreeningVisit.DoesNotExist:
-        raise Http404("No such screening visit") from None
+    rows = (
+        ScreeningVisit.objects.filter(asset__town_id__in=_towns(user, "screening.view"))
+        .select_related("asset", "asset__town", "round", "inspector")
+        .prefetch_related(Prefetch("samples", SampleResult.objects.order_by("id")))
+    )
+    return row_or_404(rows, pk, "No such screening visit")
 
 
 def visit_list_needing_follow_up(user, town) -> QuerySet[ScreeningVisit]:
@@ -209,10 +199,7 @@ def catchment_list_visible_to(user, town=None) -> QuerySet[CatchmentInvestigatio
 
 
 def catchment_get(user, pk: int) -> CatchmentInvestigation:
-    try:
-        return catchment_list_visible_to(user).get(pk=pk)
-    except CatchmentInvestigation.DoesNotExist:
-        raise Http404("No such catchment investigation") from None
+    return row_or_404(catchment_list_visible_to(user), pk, "No such catchment investigation")
 
 
 def catchment_record(ci: CatchmentInvestigation) -> dict:

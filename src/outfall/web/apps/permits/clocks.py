@@ -55,6 +55,12 @@ CLOCK_KINDS = {
     "deficiency_correct_by": "Deficiency to be corrected",
     "om_task_due": "Operation and maintenance task due",
 }
+# The section behind each clock on a date the record fixes (`_record_clocks`).
+RECORDED = {
+    "referral_response_due": "§ 267-18C",
+    "deficiency_correct_by": "§ 267-22",
+    "om_task_due": "§ 267-20",
+}
 # Clocks about the Board's dealings with other boards: staff only (case.view_internal).
 INTERNAL_KINDS = frozenset({"referral_response_due"})
 
@@ -102,13 +108,6 @@ def _case(application) -> ClockCase:
     )
 
 
-def _clock(application, key, ref, due, raw_due, citation, explanation, moved, today) -> CaseClock:
-    state = permit_clock_state(key, (due - today).days)
-    return _case(application).dated(
-        CLOCK_KINDS, key, ref, due, raw_due, citation, explanation, moved, today, state
-    )
-
-
 def _from_law(application, d: LegalDeadline, today: dt.date) -> CaseClock:
     return _case(application).from_law(
         d, CLOCK_KINDS[d.key], today=today, state=permit_clock_state(d.key, (d.due - today).days)
@@ -153,65 +152,35 @@ def _as_built_clocks(application, clock: PermitClock, today: dt.date) -> list[Ca
     return [_from_law(application, found, today)] if found else []
 
 
-def _referral_clocks(application, today: dt.date) -> list[CaseClock]:
-    if application.state in FILE_SHUT:
-        return []
+def _record_clocks(application, today: dt.date) -> list[CaseClock]:
+    """Clocks on dates the record itself fixes, shown as recorded (nothing moves them off a
+    weekend or holiday): while the file is open, the responses due from the boards a copy went to
+    (§ 267-18C) and the deficiencies to correct (§ 267-22); the O&M tasks (§ 267-20) for as long
+    as the system runs, the file closed or not."""
+    dated = []
+    if application.state not in FILE_SHUT:
+        for r in application.referrals.all():
+            if r.responded_on is None:
+                why = f"response from the {r.board} to the copy sent on {r.sent_on.isoformat()}"
+                dated.append(("referral_response_due", r, r.response_due, why))
+        for i in application.inspections.all():
+            stage = i.get_stage_display().lower()
+            for d in i.deficiencies.all():
+                if d.corrected_on is None:
+                    why = f"correct the deficiency found at the {stage}: {d.description}"
+                    dated.append(("deficiency_correct_by", d, d.correct_by, why))
+    if application.state not in NO_CLOCKS:
+        for o in application.om_obligations.all():
+            if o.active:
+                why = (
+                    f"{o.task} ({o.component}), every {o.every_months} month(s); the O&M plan "
+                    "outlives the permit file"
+                )
+                dated.append(("om_task_due", o, o.next_due, why))
+    case = _case(application)
     return [
-        _clock(
-            application,
-            "referral_response_due",
-            r.pk,
-            r.response_due,
-            r.response_due,
-            "§ 267-18C",
-            f"response from the {r.board} to the copy sent on {r.sent_on.isoformat()}",
-            None,
-            today,
-        )
-        for r in application.referrals.all()
-        if r.responded_on is None
-    ]
-
-
-def _deficiency_clocks(application, today: dt.date) -> list[CaseClock]:
-    if application.state in FILE_SHUT:
-        return []
-    return [
-        _clock(
-            application,
-            "deficiency_correct_by",
-            d.pk,
-            d.correct_by,
-            d.correct_by,
-            "§ 267-22",
-            f"correct the deficiency found at the {i.get_stage_display().lower()}: {d.description}",
-            None,
-            today,
-        )
-        for i in application.inspections.all()
-        for d in i.deficiencies.all()
-        if d.corrected_on is None
-    ]
-
-
-def _om_clocks(application, today: dt.date) -> list[CaseClock]:
-    if application.state in NO_CLOCKS:
-        return []
-    return [
-        _clock(
-            application,
-            "om_task_due",
-            o.pk,
-            o.next_due,
-            o.next_due,
-            "§ 267-20",
-            f"{o.task} ({o.component}), every {o.every_months} month(s); the O&M plan "
-            "outlives the permit file",
-            None,
-            today,
-        )
-        for o in application.om_obligations.all()
-        if o.active
+        case.dated(CLOCK_KINDS, key, row.pk, due, due, RECORDED[key], why, None, today)
+        for key, row, due, why in dated
     ]
 
 
@@ -261,9 +230,7 @@ def clock_list_for_application(application, *, today: dt.date | None = None) -> 
     today = today or timezone.localdate()
     clocks = [
         *_law_clocks(application, today),
-        *_referral_clocks(application, today),
-        *_deficiency_clocks(application, today),
-        *_om_clocks(application, today),
+        *_record_clocks(application, today),
     ]
     return sorted(clocks, key=clock_order)
 

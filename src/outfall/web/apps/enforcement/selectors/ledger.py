@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import partial
 
 from django.db.models import Sum
 
@@ -139,21 +140,11 @@ def cost_balance(case: EnforcementCase, *, on: dt.date) -> CostBalance:
     paid = sum((p.amount for p in payments), ZERO)
     if principal is None:
         return CostBalance(on, recorded, None, ZERO, paid, ZERO, ZERO, ZERO, None, credit=paid)
+    balance = partial(CostBalance, on, recorded, notice.amount, principal, paid)
     received = notice.received_on
-    if received is None:
+    if received is None:  # interest runs only from the notice's receipt
         unpaid = principal - paid
-        return CostBalance(
-            on,
-            recorded,
-            notice.amount,
-            principal,
-            paid,
-            ZERO,
-            max(unpaid, ZERO),
-            ZERO,
-            None,
-            credit=max(-unpaid, ZERO),
-        )
+        return balance(ZERO, max(unpaid, ZERO), ZERO, None, credit=max(-unpaid, ZERO))
     outstanding, owed_interest, accrued, credit = principal, ZERO, ZERO, ZERO
     periods: list[InterestPeriod] = []
     last: dt.date | None = None
@@ -180,19 +171,8 @@ def cost_balance(case: EnforcementCase, *, on: dt.date) -> CostBalance:
     interest_from = reading.details["interest_from"]
     if outstanding <= 0:
         reading = None
-    return CostBalance(
-        on,
-        recorded,
-        notice.amount,
-        principal,
-        paid,
-        accrued,
-        outstanding,
-        owed_interest,
-        interest_from,
-        tuple(periods),
-        reading,
-        credit,
+    return balance(
+        accrued, outstanding, owed_interest, interest_from, tuple(periods), reading, credit
     )
 
 

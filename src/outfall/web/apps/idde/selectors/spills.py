@@ -42,6 +42,23 @@ class SpillClockRow:
     status: str  # done | late | overdue | open | pending | info
     flag: str = ""
 
+    @classmethod
+    def of(cls, deadline, done, status: str, flag: str = "") -> SpillClockRow:
+        """The law's `deadline` (a LegalDeadline) beside the act `done` against it."""
+        d = deadline
+        return cls(
+            d.key,
+            LABELS[d.key],
+            d.due,
+            d.raw_due,
+            d.moved_because,
+            d.citation,
+            d.explanation,
+            done,
+            status,
+            flag,
+        )
+
     @property
     def due_text(self) -> str:
         return _text(self.due) if self.due else "not yet set"
@@ -138,18 +155,7 @@ def _row(spill: Spill, d, now: dt.datetime) -> SpillClockRow:
             flag = f"late: {done_day.isoformat()}, after {due.isoformat()}, {d.citation}"
         else:
             status = "done"
-    return SpillClockRow(
-        key=d.key,
-        label=LABELS[d.key],
-        due=due,
-        raw_due=d.raw_due,
-        moved_because=d.moved_because,
-        citation=d.citation,
-        explanation=d.explanation,
-        done=done,
-        status=status,
-        flag=flag,
-    )
+    return SpillClockRow.of(d, done, status, flag)
 
 
 def spill_clock_rows(spill: Spill, *, now: dt.datetime | None = None) -> list[SpillClockRow]:

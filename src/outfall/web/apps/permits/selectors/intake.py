@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import asdict, dataclass
 
-from django.http import Http404
 from django.utils import timezone
 
 from outfall.compliance import lifecycle
@@ -19,6 +18,7 @@ from outfall.compliance.lifecycle import PermitState
 from outfall.law import s267_18_procedure, s267_19_plan_contents, s267_20_om_plan
 from outfall.law.errors import LawError
 from outfall.web.apps.core.permissions import is_permit_staff
+from outfall.web.apps.kit.selectors import row_or_404
 from outfall.web.apps.permits import policy
 from outfall.web.apps.permits.models import (
     Application,
@@ -298,24 +298,17 @@ def comments_visible_to(user, application: Application):
 
 
 def comment_get(user, application: Application, pk: int) -> ReviewComment:
-    try:
-        return comments_visible_to(user, application).get(pk=pk)
-    except ReviewComment.DoesNotExist:
-        raise Http404("No such comment") from None
+    return row_or_404(comments_visible_to(user, application), pk, "No such comment")
 
 
 def referral_get(application: Application, pk: int) -> Referral:
-    try:
-        return application.referrals.get(pk=pk)
-    except Referral.DoesNotExist:
-        raise Http404("No such referral") from None
+    return row_or_404(application.referrals, pk, "No such referral")
 
 
 def site_review_get(application: Application, pk: int) -> SiteReviewRun:
-    try:
-        return application.site_reviews.select_related("upload", "run_by").get(pk=pk)
-    except SiteReviewRun.DoesNotExist:
-        raise Http404("No such site review") from None
+    return row_or_404(
+        application.site_reviews.select_related("upload", "run_by"), pk, "No such site review"
+    )
 
 
 def referral_status(referral: Referral, today: dt.date) -> str:

@@ -227,10 +227,18 @@ def document_context_sample(town, kind: str) -> dict:
     return {"application": application, "town": town, "today": today, "law": law, **per_kind[kind]}
 
 
-def _hearing_part(application: Application) -> dict:
-    hearing = related_or_none(application, "hearing")
-    if hearing is None:
-        return {}
+def _about(name: str, part):
+    """What a document about the case's `name` record adds (`part(application, record)`), or
+    nothing while the case has no such record."""
+
+    def case_part(application: Application) -> dict:
+        record = related_or_none(application, name)
+        return {} if record is None else part(application, record)
+
+    return case_part
+
+
+def _hearing_part(application: Application, hearing) -> dict:
     return {
         "hearing": hearing,
         "hearing_at": timezone.localtime(hearing.scheduled_for),
@@ -263,10 +271,7 @@ def _decision_part(application: Application) -> dict:
     return part
 
 
-def _certificate_part(application: Application) -> dict:
-    certificate = related_or_none(application, "certificate")
-    if certificate is None:
-        return {}
+def _certificate_part(application: Application, certificate) -> dict:
     return {
         "certificate": certificate,
         "final_inspection": application.inspections.filter(stage="final", passed=True)
@@ -304,15 +309,17 @@ def _surety_part(application: Application) -> dict:
     }
 
 
+_hearing_context = _about("hearing", _hearing_part)
+
 _CASE_PARTS = {
-    "hearing_notice": _hearing_part,
+    "hearing_notice": _hearing_context,
     "abutter_letter": lambda a: {
-        **_hearing_part(a),
+        **_hearing_context(a),
         **({"abutters": list(a.abutters.order_by("id"))} if a.abutters.exists() else {}),
     },
     "incompleteness_notice": _incompleteness_part,
     "decision": _decision_part,
-    "certificate": _certificate_part,
+    "certificate": _about("certificate", _certificate_part),
     "surety_release": _surety_part,
 }
 

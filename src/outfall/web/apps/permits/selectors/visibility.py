@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
-from django.http import Http404
 
 from outfall.compliance.lifecycle import PermitState
 from outfall.web.apps.core.permissions import is_permit_staff, towns_with_role
 from outfall.web.apps.core.roles import PERMIT_STAFF
+from outfall.web.apps.kit.selectors import row_or_404
 from outfall.web.apps.permits.models import Application
 
 PUBLIC_STATES = tuple(
@@ -28,10 +28,7 @@ def application_list_visible_to(user) -> QuerySet[Application]:
 
 def application_get(user, pk: int) -> Application:
     """One application the user may see; 404 otherwise (never reveal that it exists)."""
-    try:
-        return application_list_visible_to(user).get(pk=pk)
-    except Application.DoesNotExist:
-        raise Http404("No such application") from None
+    return row_or_404(application_list_visible_to(user), pk, "No such application")
 
 
 def application_list_public(town=None) -> QuerySet[Application]:
