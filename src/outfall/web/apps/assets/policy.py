@@ -10,12 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.core.exceptions import PermissionDenied
-
-from outfall.web.apps.core.permissions import roles_in
 from outfall.web.apps.core.roles import Role
+from outfall.web.apps.kit.policy import holds, refuse_unless, role_set
 
-STAFF, DIRECTOR, ADMIN = Role.DPW_STAFF, Role.DPW_DIRECTOR, Role.ADMIN
+STAFF, DIRECTOR = Role.DPW_STAFF, Role.DPW_DIRECTOR
 
 
 @dataclass(frozen=True)
@@ -25,7 +23,7 @@ class Rule:
 
 
 def _rule(*roles: Role, citation: str) -> Rule:
-    return Rule(frozenset(str(r) for r in roles) | {str(ADMIN)}, citation)
+    return Rule(role_set(*roles), citation)
 
 
 ACTIONS: dict[str, Rule] = {
@@ -43,17 +41,12 @@ ACTIONS: dict[str, Rule] = {
 
 def can(user, action: str, obj=None, town=None) -> bool:
     """Whether `user` may take `action` on `obj` (anything with a `town`) or in `town`."""
-    rule = ACTIONS[action]
-    if not getattr(user, "is_authenticated", False):
-        return False
-    where = obj.town if obj is not None else town
-    return bool(roles_in(user, where) & rule.roles)
+    return holds(user, ACTIONS[action].roles, obj.town if obj is not None else town)
 
 
 def require(user, action: str, obj=None, town=None) -> None:
     """Raise PermissionDenied unless `can(...)`."""
-    if not can(user, action, obj, town):
-        raise PermissionDenied(f"You may not do this ({action}, {ACTIONS[action].citation}).")
+    refuse_unless(can(user, action, obj, town), action, ACTIONS[action].citation)
 
 
 def roles_for(action: str) -> frozenset[str]:

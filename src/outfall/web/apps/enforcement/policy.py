@@ -13,13 +13,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.core.exceptions import PermissionDenied
-
 from outfall.web.apps.core.permissions import roles_in
 from outfall.web.apps.core.roles import Role
+from outfall.web.apps.kit.policy import refuse_unless, role_set
 
 CLERK, REVIEWER, BOARD = Role.CLERK, Role.REVIEWER, Role.BOARD
-DPW_STAFF, DPW_DIRECTOR, ADMIN = Role.DPW_STAFF, Role.DPW_DIRECTOR, Role.ADMIN
+DPW_STAFF, DPW_DIRECTOR = Role.DPW_STAFF, Role.DPW_DIRECTOR
 DPW = (DPW_STAFF, DPW_DIRECTOR)
 
 
@@ -40,10 +39,7 @@ class Rule:
 
 
 def _rule(i, ii, citation_i: str, citation_ii: str) -> Rule:
-    def roles(given) -> frozenset[str]:
-        return frozenset(str(r) for r in given) | {str(ADMIN)}
-
-    return Rule(roles(i), roles(ii), citation_i, citation_ii)
+    return Rule(role_set(*i), role_set(*ii), citation_i, citation_ii)
 
 
 ACTIONS: dict[str, Rule] = {
@@ -103,8 +99,7 @@ def can(user, action: str, case=None, town=None, article: str | None = None) -> 
 
 def require(user, action: str, case=None, town=None, article: str | None = None) -> None:
     """Raise PermissionDenied unless `can(...)`."""
-    if not can(user, action, case, town, article):
-        raise PermissionDenied(f"You may not do this ({action}).")
+    refuse_unless(can(user, action, case, town, article), action)
 
 
 def articles_visible_to(user, town) -> list[str]:

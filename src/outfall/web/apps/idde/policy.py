@@ -12,12 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.core.exceptions import PermissionDenied
-
-from outfall.web.apps.core.permissions import roles_in
 from outfall.web.apps.core.roles import Role
+from outfall.web.apps.kit.policy import holds, refuse_unless, role_set
 
-DPW_STAFF, DPW_DIRECTOR, ADMIN = Role.DPW_STAFF, Role.DPW_DIRECTOR, Role.ADMIN
+DPW_STAFF, DPW_DIRECTOR = Role.DPW_STAFF, Role.DPW_DIRECTOR
 
 
 @dataclass(frozen=True)
@@ -28,7 +26,7 @@ class Rule:
 
 
 def _rule(*roles: Role, public: bool = False, citation: str = "") -> Rule:
-    return Rule(frozenset(str(r) for r in roles) | {str(ADMIN)}, public, citation)
+    return Rule(role_set(*roles), public, citation)
 
 
 DPW = (DPW_STAFF, DPW_DIRECTOR)
@@ -57,26 +55,20 @@ ACTIONS: dict[str, Rule] = {
 }
 
 # Roles that see the Department's Article I records at all (anyone else gets a 404).
-VIEWER_ROLES = frozenset({str(DPW_STAFF), str(DPW_DIRECTOR), str(ADMIN)})
+VIEWER_ROLES = role_set(DPW_STAFF, DPW_DIRECTOR)
 
 
 def can(user, action: str, town=None, obj=None) -> bool:
     """Whether `user` may take `action` in `town` (or on `obj`, whose town decides)."""
     rule = ACTIONS[action]
-    if rule.public:
-        return True
-    if not getattr(user, "is_authenticated", False):
-        return False
-    where = obj.town if obj is not None else town
-    return bool(roles_in(user, where) & rule.roles)
+    return rule.public or holds(user, rule.roles, obj.town if obj is not None else town)
 
 
 def require(user, action: str, town=None, obj=None) -> None:
     """Raise PermissionDenied unless `can(...)`."""
-    if not can(user, action, town, obj):
-        raise PermissionDenied(f"You may not do this ({action}).")
+    refuse_unless(can(user, action, town, obj), action)
 
 
 def may_see(user, town) -> bool:
     """Whether `user` may see the Department's Article I records of `town` at all."""
-    return bool(roles_in(user, town) & VIEWER_ROLES)
+    return holds(user, VIEWER_ROLES, town)

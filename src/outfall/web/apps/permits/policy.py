@@ -8,18 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.core.exceptions import PermissionDenied
-
-from outfall.web.apps.core.permissions import roles_in
 from outfall.web.apps.core.roles import Role
+from outfall.web.apps.kit.policy import holds, refuse_unless, role_set
 
-CLERK, REVIEWER, BOARD, TOWN_CLERK, ADMIN = (
-    Role.CLERK,
-    Role.REVIEWER,
-    Role.BOARD,
-    Role.TOWN_CLERK,
-    Role.ADMIN,
-)
+CLERK, REVIEWER, BOARD, TOWN_CLERK = Role.CLERK, Role.REVIEWER, Role.BOARD, Role.TOWN_CLERK
 
 
 @dataclass(frozen=True)
@@ -33,7 +25,7 @@ class Rule:
 def _rule(
     *roles: Role, applicant: bool = False, any_user: bool = False, citation: str = ""
 ) -> Rule:
-    return Rule(frozenset(str(r) for r in roles) | {str(ADMIN)}, applicant, any_user, citation)
+    return Rule(role_set(*roles), applicant, any_user, citation)
 
 
 ACTIONS: dict[str, Rule] = {
@@ -116,13 +108,11 @@ def can(user, action: str, application=None, town=None) -> bool:
         return False
     if rule.any_user:
         return True
-    where = application.town if application is not None else town
-    if roles_in(user, where) & rule.roles:
+    if holds(user, rule.roles, application.town if application is not None else town):
         return True
     return bool(rule.applicant and application is not None and application.applicant_id == user.pk)
 
 
 def require(user, action: str, application=None, town=None) -> None:
     """Raise PermissionDenied unless `can(...)`."""
-    if not can(user, action, application, town):
-        raise PermissionDenied(f"You may not do this ({action}).")
+    refuse_unless(can(user, action, application, town), action)
