@@ -653,6 +653,7 @@ def site_review_request(application: Application, *, actor) -> Job:
         about=application,
         actor=actor,
         section="§ 267-19B",
+        priority=20,  # someone is watching the page: before documents and mail
         application_pk=application.pk,
         actor_pk=actor.pk,
     )
