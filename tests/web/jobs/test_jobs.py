@@ -90,6 +90,7 @@ def test_a_site_review_is_queued_then_run_by_the_worker_and_the_page_links_its_r
     fragment = client.get(f"/jobs/{job.pk}/status/", headers={"HX-Request": "true"})
     html = fragment.content.decode()
     assert "Done" in html and f'href="{job.result_url}"' in html and "hx-get" not in html
+    assert job.result_label in html and "_" not in job.result_label  # the verdict in words
     assert AuditEvent.objects.filter(action="site_review.run").count() == 1
 
 
@@ -208,6 +209,7 @@ def test_failed_jobs_are_listed_for_the_towns_administrators_with_error_and_reco
     assert page.status_code == 200
     assert "E-mail “Notice” to 1 address" in html and "ConnectionRefusedError" in html
     assert "<td>Town of Norfolk</td>" in html and f'action="/jobs/{job.pk}/retry/"' in html
+    assert '<a href="/jobs/">Background jobs</a>' in html  # in the administrator's menu
     for role in ("clerk", "dpw_director", "applicant"):
         client.force_login(people[role])
         assert client.get("/jobs/").status_code == 403

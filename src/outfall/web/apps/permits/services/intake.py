@@ -659,6 +659,10 @@ def site_review_request(application: Application, *, actor) -> Job:
     )
 
 
+VERDICT_WORDS = {"pass": "pass", "fail": "fail", "not_applicable": "not applicable"}
+"""A run's verdict in words (as `permits/intake/_verdict.html` shows it)."""
+
+
 @work
 def site_review_job(job: Job, *, application_pk: int, actor_pk: int) -> None:
     """The worker's run of a queued site review; a refusal or a mistake in the site file fails
@@ -672,7 +676,7 @@ def site_review_job(job: Job, *, application_pk: int, actor_pk: int) -> None:
         job_finish(
             job,
             result_url=reverse("permits:intake_site_review", args=[application.pk, run.pk]),
-            result_label=f"See the review: {run.verdict}",
+            result_label=f"See the review: {VERDICT_WORDS.get(run.verdict, 'needs information')}",
         )
 
     try:
