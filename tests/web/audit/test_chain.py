@@ -1,19 +1,25 @@
 """The audit record is tamper-evident: each town's rows form a hash chain, and verifying it names
 the first row whose content was changed, that was removed, or that was slipped in out of order —
-where today an edited summary or a deleted first event went unnoticed."""
+where today an edited summary or a deleted first event went unnoticed.
+
+The database refuses to change or delete audit rows (`test_append_only`); to tamper, these tests
+do what only someone who owns the database can: switch its guard off first (`as_owner`). The
+test's transaction rolls that back with everything else."""
 
 from __future__ import annotations
 
 import io
+from types import SimpleNamespace
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.db import transaction
+from django.db import connection, transaction
 
 from outfall.web.apps.audit.models import AuditEvent
 from outfall.web.apps.audit.selectors import audit_chain_verify
 from outfall.web.apps.audit.services import audit_record
+from tests.web.audit.owner import as_owner
 
 pytestmark = pytest.mark.django_db
 
@@ -46,7 +52,10 @@ def test_each_towns_rows_are_chained_from_the_first(norfolk, exampleton, people)
 
 def test_a_summary_edited_in_the_database_is_named(norfolk, people):
     rows = write(norfolk, people["clerk"], 3)
-    AuditEvent.objects.filter(pk=rows[1].pk).update(summary="Disapproved (TAMPERED)")
+    as_owner(
+        "UPDATE audit_auditevent SET summary = %s WHERE id = %s",
+        ["Disapproved (TAMPERED)", rows[1].pk],
+    )
     check = audit_chain_verify(norfolk)
     assert not check.ok and check.row_id == rows[1].pk
     assert "content was changed" in check.problem
@@ -54,7 +63,7 @@ def test_a_summary_edited_in_the_database_is_named(norfolk, people):
 
 def test_a_deleted_first_event_is_named(norfolk, people):
     rows = write(norfolk, people["clerk"], 3)
-    AuditEvent.objects.filter(pk=rows[0].pk).delete()
+    as_owner("DELETE FROM audit_auditevent WHERE id = %s", [rows[0].pk])
     check = audit_chain_verify(norfolk)
     assert not check.ok and check.row_id == rows[1].pk
     assert "removed" in check.problem
@@ -78,9 +87,9 @@ def test_the_command_says_which_chain_holds_and_fails_on_a_broken_one(norfolk, e
     out = io.StringIO()
     call_command("verify_audit", stdout=out)
     assert "2 audit row(s), the chain holds" in out.getvalue()
-    AuditEvent.objects.filter(pk=rows[0].pk).update(section="§ 267-18G")
+    as_owner("UPDATE audit_auditevent SET section = %s WHERE id = %s", ["§ 267-18G", rows[0].pk])
     out = io.StringIO()
-    with pytest.raises(CommandError, match="1 town"):
+    with pytest.raises(CommandError, match="1 chain"):
         call_command("verify_audit", stdout=out)
     assert f"BROKEN after 1 row(s): row {rows[0].pk}" in out.getvalue()
     call_command("verify_audit", "--town", exampleton.slug, stdout=io.StringIO())
@@ -89,12 +98,13 @@ def test_the_command_says_which_chain_holds_and_fails_on_a_broken_one(norfolk, e
 def test_the_migration_seals_the_rows_written_before_the_chain(norfolk, people):
     from importlib import import_module
 
-    from django.apps import apps
+    from django.db.migrations.loader import MigrationLoader
 
     rows = write(norfolk, people["clerk"], 3)
-    AuditEvent.objects.update(seq=None, prev_hash="", row_hash="")
+    as_owner("UPDATE audit_auditevent SET seq = NULL, prev_hash = '', row_hash = ''")
+    then = MigrationLoader(connection).project_state(("audit", "0002_hash_chain")).apps
     import_module("outfall.web.apps.audit.migrations.0002_hash_chain").chain_existing_rows(
-        apps, None
+        then, SimpleNamespace(connection=connection)
     )
     assert audit_chain_verify(norfolk).ok
     assert list(AuditEvent.objects.order_by("seq").values_list("pk", flat=True)) == [

@@ -9,14 +9,19 @@ The load runs once per module inside a transaction that is rolled back at the en
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
+import sqlite3
+import tempfile
+from pathlib import Path
 
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
-from django.db import transaction
+from django.db import connection, connections, transaction
+from django.db.migrations.executor import MigrationExecutor
 from django.db.models import Q
 from django.test import override_settings
 from django.utils import timezone
@@ -29,6 +34,7 @@ from outfall.web.apps.assets.models import (
     ScreeningRound,
     ScreeningVisit,
 )
+from outfall.web.apps.audit.append_only import guard_installed
 from outfall.web.apps.audit.models import AuditEvent
 from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.core.models import Membership, Town
@@ -67,6 +73,13 @@ from outfall.web.apps.permits.models import (
     SiteReviewRun,
     Upload,
 )
+from tests.web.audit.installation import (
+    assert_restored,
+    emptied,
+    file_digests,
+    table_contents,
+)
+from tests.web.audit.owner import checks_done
 
 PASSWORD = "demo-test-password"
 # Norfolk, Massachusetts lies within these bounds (town boundary, rounded outwards).
@@ -456,6 +469,26 @@ def test_a_second_run_without_reset_changes_nothing_and_says_so(demo):
     assert "Demo logins" in out.getvalue()
 
 
+def test_the_demo_backed_up_and_restored_onto_an_empty_installation_is_the_same(
+    demo, settings, tmp_path
+):
+    """A backup of the demo restored onto an empty installation gives back every table's rows
+    and every stored file's SHA-256, and every audit chain verifies (then the demo is put back:
+    the test's savepoint is rolled back)."""
+    rows, files = table_contents(), file_digests()
+    assert rows["audit.AuditEvent"] and files
+    call_command("backup", "--to", str(tmp_path / "demo.tar.gz"), stdout=io.StringIO())
+    with transaction.atomic():
+        emptied(settings, tmp_path / "restored-media")
+        out = io.StringIO()
+        call_command("restore", "--from", str(tmp_path / "demo.tar.gz"), stdout=out)
+        assert_restored(table_contents(), rows)
+        assert file_digests() == files
+        assert "BROKEN" not in out.getvalue()
+        assert out.getvalue().count("the chain holds") == 3  # Norfolk, Exampleton, installation
+        transaction.set_rollback(True)
+
+
 def test_reset_refuses_to_wipe_a_town_holding_an_application_a_demo_login_did_not_make(demo):
     stranger = get_user_model().objects.create_user("resident", password="x" * 12)
     template = _case(PermitState.SUBMITTED)
@@ -493,9 +526,9 @@ def test_reset_refuses_to_wipe_a_town_where_someone_other_than_a_demo_login_reco
     assert _snapshot() == before
 
 
-def test_reset_refused_by_a_record_elsewhere_keeps_every_file_and_says_why(demo):
-    """A wipe the database refuses (a demo login's application in another town) rolls back, and
-    no stored file was deleted before it did; the refusal is the command's message."""
+def test_reset_refused_by_a_town_beyond_the_demo_keeps_everything_and_says_why(demo):
+    """The reset recreates the whole database: with a town there that is not the demo's (a demo
+    login's application in it), it is refused before anything or any stored file is deleted."""
     other = Town.objects.create(slug="otherville", name="Town of Otherville")
     template = _case(PermitState.SUBMITTED)
     Application.objects.create(
@@ -513,28 +546,74 @@ def test_reset_refused_by_a_record_elsewhere_keeps_every_file_and_says_why(demo)
     ]
     files += [d.file.path for d in EnforcementDocument.objects.all()]
     before = _snapshot()
-    with pytest.raises(CommandError, match="still used by"):
+    with pytest.raises(CommandError, match="still used by town\\(s\\) otherville"):
         call_command("demo_data", "--reset", stdout=io.StringIO())
     assert _snapshot() == before
     assert files and all(os.path.exists(f) for f in files)
 
 
-def test_reset_first_wipes_every_demo_town_case_file_and_login(
-    demo, django_capture_on_commit_callbacks
-):
-    """`--reset` is this wipe followed by the same load as the first run; the files go once the
-    wipe has committed."""
+def test_reset_refused_by_a_login_beyond_the_demo(demo):
+    get_user_model().objects.create_user("town-admin", password="x" * 12)
+    before = _snapshot()
+    with pytest.raises(CommandError, match="login\\(s\\) town-admin"):
+        call_command("demo_data", "--reset", stdout=io.StringIO())
+    assert _snapshot() == before
+
+
+def test_reset_recreates_the_database_instead_of_deleting_audit_rows(demo):
+    """`--reset` is this wipe followed by the same load as the first run. No audit row is
+    deleted (the record refuses it): the database is built again from its migrations, with the
+    audit record's guard in place, and only then are the stored files deleted."""
     files = [d.file.path for d in GeneratedDocument.objects.all()]
-    enforcement_files = [d.file.path for d in EnforcementDocument.objects.all()]
-    assert enforcement_files
-    with django_capture_on_commit_callbacks(execute=True):
-        Command(stdout=io.StringIO()).wipe()
-    assert not Town.objects.filter(slug__in=["norfolk", "exampleton"]).exists()
-    assert not get_user_model().objects.filter(username__in=USERNAMES).exists()
-    assert not Application.objects.exists()
-    assert not AuditEvent.objects.exists()
-    assert files and not any(os.path.exists(f) for f in files)
-    for model in ARTICLE_I_RECORDS:
-        assert not model.objects.exists(), model.__name__
-    assert not any(os.path.exists(f) for f in enforcement_files)
+    files += [d.file.path for d in EnforcementDocument.objects.all()]
+    assert files and AuditEvent.objects.exists()
+    with scratch_database() as using:
+        assert AuditEvent.objects.using(using).count() == AuditEvent.objects.count()
+        Command(stdout=io.StringIO()).wipe(using=using)
+        for model in (Town, get_user_model(), Application, AuditEvent, *ARTICLE_I_RECORDS):
+            assert not model.objects.using(using).exists(), model.__name__
+        assert guard_installed(connections[using])
+        assert not MigrationExecutor(connections[using]).migration_plan(
+            MigrationExecutor(connections[using]).loader.graph.leaf_nodes()
+        )
+    assert not any(os.path.exists(f) for f in files)
     assert not (settings.VAR_DIR / STATUS_LINK_FILE).exists()
+
+
+@contextlib.contextmanager
+def scratch_database():
+    """The database the reset may recreate. PostgreSQL: the test database itself, in a savepoint
+    rolled back afterwards (its tables are dropped and migrated again in the reset's own
+    transaction). SQLite: the test database is in memory, so a file copy of it, schema and rows,
+    under its own alias."""
+    if connection.vendor == "postgresql":
+        checks_done()
+        with transaction.atomic():
+            yield "default"
+            transaction.set_rollback(True)
+        return
+    path = Path(tempfile.mkdtemp(prefix="outfall-reset-")) / "outfall.sqlite3"
+    copy = sqlite3.connect(path)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL "
+            "AND name NOT LIKE 'sqlite_%' ORDER BY type = 'table' DESC"
+        )
+        schema = cursor.fetchall()
+        for kind, name, sql in schema:
+            copy.execute(sql)
+            if kind == "table":
+                cursor.execute(f'SELECT * FROM "{name}"')
+                rows = cursor.fetchall()
+                if rows:
+                    marks = ", ".join("?" * len(rows[0]))
+                    copy.executemany(f'INSERT INTO "{name}" VALUES ({marks})', rows)
+    copy.commit()
+    copy.close()
+    default = connections["default"]
+    connections["scratch"] = type(default)({**default.settings_dict, "NAME": str(path)}, "scratch")
+    try:
+        yield "scratch"
+    finally:
+        connections["scratch"].close()
+        del connections["scratch"]

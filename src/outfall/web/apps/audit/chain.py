@@ -1,9 +1,11 @@
-"""The audit record's hash chain, one per town.
+"""The audit record's hash chains: one per town, and one for the installation (rows of no town).
 
-Each row carries its place in the town's chain (`seq`, from 1), the hash of the row before it
-and the SHA-256 of its own content together with that hash. Changing a row's content, removing
-a row or slipping one in out of order breaks the chain at that row, and `chain_verify` names
-the first row where it breaks (`manage.py verify_audit`).
+Each row carries its place in its chain (`seq`, from 1), the hash of the row before it and the
+SHA-256 of its own content together with that hash. Changing a row's content, removing a row or
+slipping one in out of order breaks the chain at that row, and `chain_verify` names the first
+row where it breaks (`manage.py verify_audit`). A chain cut short at its end, or rewritten with
+fresh hashes, still links up; so each check is also held to the last place and hash an earlier
+check found intact (`verified`): that row must still be there, unchanged.
 """
 
 from __future__ import annotations
@@ -50,49 +52,79 @@ def chain_link(row, previous) -> None:
 
 @dataclass(frozen=True)
 class ChainCheck:
-    """The result of verifying one town's chain."""
+    """The result of verifying one chain: the rows read and, when it holds, its last place and
+    hash; when it breaks, why, and the row and place where it does."""
 
     town: str
     rows: int
     problem: str | None = None
     row_id: int | None = None
+    seq: int | None = None
+    last_seq: int | None = None
+    last_hash: str = ""
 
     @property
     def ok(self) -> bool:
         return self.problem is None
 
 
-def chain_verify(town, rows) -> ChainCheck:
-    """Walk the town's rows in chain order; the first row changed, removed before or inserted
-    out of order is named, else the chain holds."""
+@dataclass(frozen=True)
+class VerifiedHead:
+    """The last place and hash an earlier check found intact, and when it ran (as words)."""
+
+    seq: int
+    row_hash: str
+    when: str
+
+
+def chain_verify(town, rows, verified: VerifiedHead | None = None) -> ChainCheck:
+    """Walk the chain's rows in chain order; the first row changed, removed before or inserted
+    out of order is named, else the chain holds — provided the row `verified` names is still
+    there with the same hash."""
     previous = None
     count = 0
+
+    def broken(row, why: str) -> ChainCheck:
+        return ChainCheck(str(town), count, why, row.pk, row.seq)
+
     for row in rows:
         count += 1
         expected = (previous.seq if previous else 0) + 1
         if row.seq != expected:
             what = "missing" if row.seq and row.seq > expected else "out of order"
-            return ChainCheck(
-                str(town),
-                count,
+            return broken(
+                row,
                 f"row {row.pk}: chain place {row.seq}, expected {expected} "
                 f"({what}: a row before it was removed or one was inserted)",
-                row.pk,
             )
         if row.prev_hash != (previous.row_hash if previous else ""):
-            return ChainCheck(
-                str(town),
-                count,
+            return broken(
+                row,
                 f"row {row.pk} (place {row.seq}): does not follow the row "
                 "before it (a row was inserted or replaced)",
-                row.pk,
             )
         if row.row_hash != row_digest(row):
-            return ChainCheck(
-                str(town),
-                count,
+            return broken(
+                row,
                 f"row {row.pk} (place {row.seq}): its content was changed after it was written",
-                row.pk,
+            )
+        if verified and row.seq == verified.seq and row.row_hash != verified.row_hash:
+            return broken(
+                row,
+                f"row {row.pk} (place {row.seq}): not the row found at this place on "
+                f"{verified.when} (the chain was rewritten from here or before)",
             )
         previous = row
-    return ChainCheck(str(town), count)
+    last_seq = previous.seq if previous else 0
+    if verified and last_seq < verified.seq:
+        return ChainCheck(
+            str(town),
+            count,
+            f"the chain ends at place {last_seq}, but place {verified.seq} was there and intact "
+            f"on {verified.when}: rows were removed from its end",
+            None,
+            last_seq + 1,
+        )
+    return ChainCheck(
+        str(town), count, last_seq=last_seq, last_hash=previous.row_hash if previous else ""
+    )

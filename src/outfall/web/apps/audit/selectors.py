@@ -1,11 +1,15 @@
-"""Reads of the audit trail: a case's history as a timeline."""
+"""Reads of the audit trail: a case's history as a timeline, a chain checked row by row, and the
+last stored verification of a chain."""
 
 from __future__ import annotations
 
 from django.db.models import QuerySet
+from django.utils import timezone
 
-from outfall.web.apps.audit.chain import ChainCheck, chain_verify
-from outfall.web.apps.audit.models import AuditEvent
+from outfall.web.apps.audit.chain import ChainCheck, VerifiedHead, chain_verify
+from outfall.web.apps.audit.models import AuditEvent, AuditVerification
+
+INSTALLATION = "the installation (no town)"
 
 
 def audit_list_for_case(case, *, public_only: bool = False) -> QuerySet[AuditEvent]:
@@ -16,6 +20,20 @@ def audit_list_for_case(case, *, public_only: bool = False) -> QuerySet[AuditEve
 
 
 def audit_chain_verify(town) -> ChainCheck:
-    """The town's audit chain checked row by row (`audit.chain`)."""
+    """One chain checked row by row (`audit.chain`): the town's, or with `town=None` the
+    installation's; held to the last stored check that found it intact."""
     rows = AuditEvent.objects.filter(town=town).order_by("seq", "id").iterator()
-    return chain_verify(town.name, rows)
+    last_good = audit_verification_last(town, intact=True)
+    verified = None
+    if last_good is not None and last_good.last_seq:
+        when = timezone.localtime(last_good.ran_at)
+        verified = VerifiedHead(last_good.last_seq, last_good.last_hash, f"{when:%Y-%m-%d %H:%M}")
+    return chain_verify(town.name if town is not None else INSTALLATION, rows, verified)
+
+
+def audit_verification_last(town, *, intact: bool | None = None) -> AuditVerification | None:
+    """The last stored verification of the chain of `town` (None: the installation's)."""
+    qs = AuditVerification.objects.filter(town=town)
+    if intact is not None:
+        qs = qs.filter(ok=intact)
+    return qs.order_by("-ran_at", "-id").first()

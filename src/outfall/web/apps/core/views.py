@@ -10,18 +10,24 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from outfall.web.apps.core.models import Town
+from outfall.web.apps.core.signals import town_switched
 
 
 @require_POST
 def switch_town(request):
     """Work in another town, then go back to the page the switch was made on (only a page of
-    this site: any other `next` goes home). The refusal is plain text, never HTML."""
+    this site: any other `next` goes home). The refusal is plain text, never HTML. A signed-in
+    person's switch is recorded in the installation-wide audit chain (`audit.receivers`)."""
     slug = request.POST.get("town", "")
-    if not Town.objects.filter(slug=slug).exists():
+    town = Town.objects.filter(slug=slug).first()
+    if town is None:
         return HttpResponseBadRequest(
             f"town={slug[:100]!r}: no such town", content_type="text/plain; charset=utf-8"
         )
+    previous = request.session.get("town", "")
     request.session["town"] = slug
+    if previous != slug:
+        town_switched.send(sender=Town, request=request, previous=previous, town=town)
     target = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()

@@ -36,13 +36,9 @@ from outfall.web.apps.assets.models import (
     ScreeningRound,
     ScreeningVisit,
 )
-from outfall.web.apps.core.files import delete_stored_files_on_commit
 from outfall.web.apps.demo.permits import local_at, office_day, photo_file
 from outfall.web.apps.enforcement.models import (
     EnforcementCase,
-    EnforcementDocument,
-    Offence,
-    Payment,
 )
 from outfall.web.apps.enforcement.services import cases, costs, orders, penalties
 from outfall.web.apps.idde.models import (
@@ -1017,29 +1013,6 @@ def summary_rows(town_slug: str = TOWN) -> list[tuple[str, str, str]]:
     return rows
 
 
-def wipe_article1(towns) -> None:
-    """Delete the Article I records of `towns` (with their files), children first."""
-    enforcement = EnforcementCase.objects.filter(town__in=towns)
-    files = [
-        *EnforcementDocument.objects.filter(case__in=enforcement),
-        *DischargePermit.objects.filter(town__in=towns).exclude(document=""),
-        *EmergencySuspension.objects.filter(town__in=towns).exclude(document=""),
-    ]
-    delete_stored_files_on_commit(
-        [
-            *(r.file if isinstance(r, EnforcementDocument) else r.document for r in files),
-            *(r.photo for r in Report.objects.filter(town__in=towns).exclude(photo="")),
-        ]
-    )
-    Payment.objects.filter(case__in=enforcement).delete()
-    Offence.objects.filter(case__in=enforcement).delete()
-    enforcement.delete()
-    EmergencySuspension.objects.filter(town__in=towns).delete()
-    for model in (Spill, DischargeNotice, DischargePermit, Investigation, Report):
-        model.objects.filter(town__in=towns).delete()
-    ScreeningVisit.objects.filter(asset__town__in=towns).delete()
-    ScreeningRound.objects.filter(town__in=towns).delete()
-    CatchmentInvestigation.objects.filter(town__in=towns).delete()
-    Asset.objects.filter(town__in=towns).update(downstream=None)
-    Asset.objects.filter(town__in=towns).delete()
+def status_link_forget() -> None:
+    """Forget the kept status link (the reset recreated the database it pointed into)."""
     _status_file().unlink(missing_ok=True)

@@ -9,9 +9,10 @@ def chain_existing_rows(apps, schema_editor):
     from outfall.web.apps.audit.chain import chain_link
 
     AuditEvent = apps.get_model("audit", "AuditEvent")
-    for town_id in AuditEvent.objects.values_list("town_id", flat=True).distinct():
+    rows = AuditEvent.objects.using(schema_editor.connection.alias)
+    for town_id in rows.values_list("town_id", flat=True).distinct():
         previous = None
-        for row in AuditEvent.objects.filter(town_id=town_id).order_by("at", "id").iterator():
+        for row in rows.filter(town_id=town_id).order_by("at", "id").iterator():
             chain_link(row, previous)
             row.save(update_fields=["seq", "prev_hash", "row_hash"])
             previous = row

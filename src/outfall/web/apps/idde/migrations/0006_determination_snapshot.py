@@ -19,7 +19,7 @@ def question_for(kind: str) -> str:
 
 def outcome_to_json(apps, schema_editor):
     DischargeDetermination = apps.get_model("idde", "DischargeDetermination")
-    for row in DischargeDetermination.objects.all():
+    for row in DischargeDetermination.objects.using(schema_editor.connection.alias):
         row.outcome_json = row.outcome
         row.question = question_for(row.kind)
         row.save(update_fields=["outcome_json", "question"])
@@ -27,7 +27,7 @@ def outcome_to_json(apps, schema_editor):
 
 def outcome_to_text(apps, schema_editor):
     DischargeDetermination = apps.get_model("idde", "DischargeDetermination")
-    for row in DischargeDetermination.objects.all():
+    for row in DischargeDetermination.objects.using(schema_editor.connection.alias):
         row.outcome = str(row.outcome_json)
         row.save(update_fields=["outcome"])
 

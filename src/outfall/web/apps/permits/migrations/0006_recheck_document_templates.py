@@ -10,7 +10,8 @@ def report_failing_templates(apps, schema_editor):
     from outfall.web.apps.permits.documents import stored_templates_check
 
     DocumentTemplate = apps.get_model("permits", "DocumentTemplate")
-    results = stored_templates_check(DocumentTemplate.objects.select_related("town"))
+    templates = DocumentTemplate.objects.using(schema_editor.connection.alias)
+    results = stored_templates_check(templates.select_related("town"))
     for r in results:
         if r.problems:
             print(f"\n  {r.town}: the {r.kind} template now fails and will be refused:")

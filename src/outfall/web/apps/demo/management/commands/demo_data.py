@@ -4,7 +4,7 @@ Norfolk: the storm drain system, reports, investigations, permits and notices, s
 enforcement cases (see `outfall.web.apps.demo.article1`), each walked through the services.
 
     python manage.py demo_data           # loads once; a second run changes nothing
-    python manage.py demo_data --reset   # wipes the demo towns and logins, then loads again
+    python manage.py demo_data --reset   # recreates the database, then loads again
 
 The logins share one password: OUTFALL_DEMO_PASSWORD, else a fixed one printed at the end.
 This is for a demo on your own machine; never load it on a server others can reach.
@@ -17,20 +17,23 @@ import os
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
-from django.db.models import ProtectedError, Q
 
 from outfall.compliance.lifecycle import STATE_LABELS, PermitState, TransitionNotAllowed
 from outfall.kernel.errors import InputError
 from outfall.law.errors import LawError
 from outfall.web.apps.audit.models import AuditEvent
-from outfall.web.apps.core.files import delete_stored_files_on_commit
 from outfall.web.apps.core.models import Town
 from outfall.web.apps.core.roles import ROLE_LABELS
 from outfall.web.apps.demo.article1 import (
     Article1Builder,
     status_link,
+    status_link_forget,
     summary_rows,
-    wipe_article1,
+)
+from outfall.web.apps.demo.database import (
+    database_recreate,
+    stored_file_names,
+    stored_files_delete,
 )
 from outfall.web.apps.demo.permits import (
     DEFAULT_PASSWORD,
@@ -40,14 +43,7 @@ from outfall.web.apps.demo.permits import (
     USERS,
     DemoBuilder,
 )
-from outfall.web.apps.permits.models import (
-    Application,
-    AsBuilt,
-    GeneratedDocument,
-    SiteReviewRun,
-    SuretyRelease,
-    Upload,
-)
+from outfall.web.apps.permits.models import Application
 
 
 class Command(BaseCommand):
@@ -60,7 +56,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--reset",
             action="store_true",
-            help="delete the demo towns, their cases and the demo logins first, then load",
+            help="recreate the database (it must hold nothing but the demo) first, then load",
         )
 
     def handle(self, *args, **options):
@@ -84,52 +80,51 @@ class Command(BaseCommand):
             raise CommandError(f"demo data refused by a service: {exc}") from exc
         self.report(password, loaded_now=True)
 
-    def wipe(self) -> None:
-        """Delete the demo towns, everything recorded in them and the demo logins.
+    def wipe(self, using: str = "default") -> None:
+        """Recreate the database empty, then delete the stored files its rows pointed at.
 
-        Refused when a demo town holds an application someone other than a demo login made, or
-        a record someone else wrote (an audit event by another login): that town is in real use.
+        Audit rows are never deleted (the record is append-only): the whole database is built
+        again instead (`demo.database`). So the reset is refused, before anything is touched,
+        when the database holds anything but the demo: an application someone other than a demo
+        login made, a record someone else wrote, a town or a login that is not the demo's.
         """
-        users = get_user_model().objects.filter(username__in=USERNAMES)
-        towns = Town.objects.filter(slug__in=[t.slug for t in TOWNS])
-        cases = Application.objects.filter(town__in=towns)
-        foreign = cases.exclude(applicant__in=users)
+        people = get_user_model().objects.using(using)
+        users = people.filter(username__in=USERNAMES)
+        demo_towns = [t.slug for t in TOWNS]
+        towns = Town.objects.using(using).filter(slug__in=demo_towns)
+        foreign = (
+            Application.objects.using(using).filter(town__in=towns).exclude(applicant__in=users)
+        )
         if foreign.exists():
             raise CommandError(
                 f"--reset refused: {foreign.count()} application(s) in "
                 f"{', '.join(towns.values_list('slug', flat=True))} were not made by a demo login"
             )
-        others = AuditEvent.objects.filter(town__in=towns, actor__isnull=False).exclude(
-            actor__in=users
+        others = (
+            AuditEvent.objects.using(using)
+            .filter(town__in=towns, actor__isnull=False)
+            .exclude(actor__in=users)
         )
         if others.exists():
             raise CommandError(
                 f"--reset refused: {others.count()} record(s) in the demo towns were written by "
                 "someone other than a demo login"
             )
-        try:
-            with transaction.atomic():
-                delete_stored_files_on_commit(
-                    record.file
-                    for record in (
-                        *GeneratedDocument.objects.filter(application__in=cases),
-                        *Upload.objects.filter(application__in=cases),
-                    )
-                )
-                SuretyRelease.objects.filter(surety__application__in=cases).delete()
-                AsBuilt.objects.filter(application__in=cases).delete()
-                SiteReviewRun.objects.filter(application__in=cases).delete()
-                wipe_article1(towns)
-                cases.delete()
-                AuditEvent.objects.filter(Q(town__in=towns) | Q(actor__in=users)).delete()
-                users.delete()
-                towns.delete()
-        except ProtectedError as exc:
-            kinds = sorted({str(o._meta.verbose_name_plural) for o in exc.protected_objects})
+        other_towns = Town.objects.using(using).exclude(slug__in=demo_towns)
+        other_logins = people.exclude(username__in=USERNAMES)
+        held = [f"town(s) {', '.join(sorted(t.slug for t in other_towns))}"] if other_towns else []
+        if other_logins:
+            held.append(f"login(s) {', '.join(sorted(u.username for u in other_logins))}")
+        if held:
             raise CommandError(
-                f"--reset refused: the demo towns or logins are still used by {', '.join(kinds)}"
-            ) from exc
-        self.stdout.write("Demo towns, cases and logins deleted.")
+                "--reset refused: it recreates the whole database, which is still used by "
+                f"{' and '.join(held)}, not only by the demo"
+            )
+        files = stored_file_names(using)
+        database_recreate(using)
+        stored_files_delete(files)
+        status_link_forget()
+        self.stdout.write("Database recreated: the demo towns, cases, records and logins are gone.")
 
     def report(self, password: str, *, loaded_now: bool) -> None:
         """The cases by state, then the logins (printed last, so they stay on screen)."""
