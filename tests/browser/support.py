@@ -100,7 +100,8 @@ class Clock:
 
 @dataclass
 class A11yLedger:
-    """axe-core (WCAG 2.1 A/AA) run once on each distinct page, every violation kept.
+    """axe-core (WCAG 2.1 A/AA) run once on each distinct page, every violation kept, and every
+    Content-Security-Policy violation Chromium reports on any page a Desk tab opens.
 
     A page is its path with record ids folded (so /permits/7/ and /permits/8/ are one page) plus
     what makes it look different: the person reading it, on a case's pages its state, and whether
@@ -125,6 +126,20 @@ class A11yLedger:
             targets = [", ".join(map(str, n.get("target", []))) for n in v.get("nodes", [])]
             self.violations.append(
                 {"url": page.url, "who": who, "rule": v["id"], "help": v["help"], "nodes": targets}
+            )
+
+    def console(self, message, who: str = "") -> None:
+        """Chromium's console: a Content-Security-Policy violation is kept as a violation."""
+        if "Content Security Policy" in message.text:
+            where = message.location.get("url", "") if message.location else ""
+            self.violations.append(
+                {
+                    "url": where,
+                    "who": who,
+                    "rule": "content-security-policy",
+                    "help": message.text,
+                    "nodes": [],
+                }
             )
 
     def report(self) -> str:
@@ -152,6 +167,7 @@ class Desk:
             context = self.browser.new_context(viewport=self.viewport)
             context.set_default_timeout(15_000)
             page = context.new_page()
+            page.on("console", lambda message, who=who: self.ledger.console(message, who))
             self.contexts[who] = context
             self.tabs[who] = page
             if who != "public":
