@@ -159,6 +159,12 @@ MEDIA_URL = "/media/"
 UPLOAD_MAX_BYTES = int(os.environ.get("OUTFALL_UPLOAD_MAX_BYTES", str(25 * 1024 * 1024)))
 DATA_UPLOAD_MAX_MEMORY_SIZE = UPLOAD_MAX_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+# Bounds of what an upload may hold: the pages of a PDF (which must open with pypdf), and the
+# features, positions and nesting depth of one storm-drain inventory import (GeoJSON).
+OUTFALL_PDF_MAX_PAGES = int(os.environ.get("OUTFALL_PDF_MAX_PAGES", "2000"))
+OUTFALL_GEOJSON_MAX_FEATURES = int(os.environ.get("OUTFALL_GEOJSON_MAX_FEATURES", "50000"))
+OUTFALL_GEOJSON_MAX_POSITIONS = int(os.environ.get("OUTFALL_GEOJSON_MAX_POSITIONS", "1000000"))
+OUTFALL_GEOJSON_MAX_DEPTH = int(os.environ.get("OUTFALL_GEOJSON_MAX_DEPTH", "20"))
 
 EMAIL_BACKEND = os.environ.get(
     "OUTFALL_EMAIL_BACKEND",
