@@ -11,7 +11,9 @@ the same way, done once.
   (`write_lock`), the changed fields saved (`save_fields`), the audit row filed in its case's
   town (`audit`);
 - `documents`: the one PDF renderer and the one way a PDF is filed (`render_pdf`, `pdf_of`,
-  `file_pdf`);
+  `file_pdf`; a service's documents through the worker with `file_pdf_later`);
+- `mail`: the one way a service sends mail, through the outbox (`mail_on_commit`,
+  `stored_attachment`);
 - `tags`: the case page's panel tags (`register_panel`, `request_user`);
 - `snapshots`: the one shape of a stored determination — `determination_snapshot`, the
   `DeterminationField` a record keeps one in, the `DeterminationSnapshot` table shape;
@@ -24,5 +26,6 @@ the same way, done once.
 - templates `kit/step.html`, `kit/_refusal.html`, `kit/_field.html` (pages) and
   `kit/document.html` with `kit/document.css` (the printed-document base).
 
-The kit imports no other web app but `core` and `audit`.
+The kit imports no other web app but `core`, `audit` and `jobs` (the queue its mail and
+documents go through).
 """
