@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 
 from outfall.compliance import lifecycle
@@ -26,7 +25,6 @@ from outfall.compliance.lifecycle import TransitionNotAllowed
 from outfall.kernel.errors import InputError
 from outfall.law import s267_18_procedure, s267_21_surety, s267_22_inspections
 from outfall.law.determination import Determination, Reason
-from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.core.models import Membership
 from outfall.web.apps.core.roles import Role
 from outfall.web.apps.kit.images import image_size_checked
@@ -57,7 +55,8 @@ from outfall.web.apps.permits.selectors.construction import (
     surety_full_release_readiness,
     surety_held,
 )
-from outfall.web.apps.permits.services.steps import locked_for_step
+from outfall.web.apps.permits.services.checks import not_before
+from outfall.web.apps.permits.services.steps import step_write
 from outfall.web.apps.permits.services.transitions import application_transition
 
 STAGE_CITATIONS = {
@@ -81,20 +80,6 @@ IMAGE_TYPES |= {".gif": "image/gif", ".webp": "image/webp"}
 # --- shared helpers -------------------------------------------------------------------------
 
 
-def _audit(application, *, actor, action, section, summary, obj, changes=None, public=False):
-    audit_record(
-        actor=actor,
-        town=application.town,
-        action=action,
-        section=section,
-        summary=summary,
-        obj=obj,
-        case=application,
-        changes=changes or {},
-        public=public,
-    )
-
-
 def _refuse(name: str, application: Application, reasons: Sequence[Reason]) -> None:
     if reasons:
         raise TransitionNotAllowed(name, application.state, list(reasons))
@@ -112,11 +97,36 @@ def _clerk_emails(application: Application) -> list[str]:
     )
 
 
-def _not_before(field: str, day: dt.date, earliest: dt.date | None, what: str, citation: str):
-    if earliest is not None and day < earliest:
+def _date_once(row, field: str, day: dt.date, done: str, *, given_as: str = ""):
+    """`row` read again and locked, its date `field` set to `day` and saved, with the change to
+    audit; refused when it already has one (what the step records was already recorded)."""
+    row = lock_row(row)
+    before = getattr(row, field)
+    if before is not None:
         raise InputError(
-            field, day.isoformat(), f"is before {what} ({earliest.isoformat()})", citation
+            given_as or field, day.isoformat(), f"already {done} on {before.isoformat()}"
         )
+    setattr(row, field, day)
+    row.save(update_fields=[field])
+    return row, {field: [None, day]}
+
+
+DATED_STEPS = {
+    "start_construction": ("construction_started_on", "Construction started on {day}"),
+    "complete_construction": ("construction_completed_on", "Construction completed on {day}"),
+    "close_file": ("closed_on", "Permit file closed on {day}; O&M obligations continue"),
+}
+"""Lifecycle steps that record the day they happened: the application's date field, and what
+the history says."""
+
+
+def _dated_step(application: Application, name: str, day: dt.date, *, actor) -> None:
+    """The application's date for lifecycle step `name` set to `day`, then the step taken."""
+    field, summary = DATED_STEPS[name]
+    setattr(application, field, day)
+    application.save(update_fields=[field, "updated_at"])
+    summary = summary.format(day=day.isoformat())
+    application_transition(application, name, actor=actor, summary=summary, extra={field: day})
 
 
 def _sniffed_upload(uploaded, *, kinds: dict[str, tuple[bytes, ...]], label: str) -> tuple:
@@ -178,18 +188,10 @@ def condition_add(application: Application, *, text: str, actor) -> Preconstruct
     """Add a condition that must be met before construction starts (§ 267-18F(2))."""
     if not text.strip():
         raise InputError("text", text, "a condition needs its wording", "§ 267-18F(2)")
-    with transaction.atomic():
-        application = locked_for_step(application, "condition_add")
-        condition = PreconstructionCondition.objects.create(application=application, text=text)
-        _audit(
-            application,
-            actor=actor,
-            action="condition.add",
-            section="§ 267-18F(2)",
-            summary=f"Pre-construction condition added: {text[:120]}",
-            obj=condition,
-            public=True,
-        )
+    with step_write(application, "condition_add", actor) as step:
+        condition = PreconstructionCondition.objects.create(application=step.application, text=text)
+        summary = f"Pre-construction condition added: {text[:120]}"
+        step.audit(condition, "condition.add", summary, public=True)
     return condition
 
 
@@ -197,25 +199,10 @@ def condition_mark_met(
     condition: PreconstructionCondition, *, met_on: dt.date, actor
 ) -> PreconstructionCondition:
     """Record the date a pre-construction condition was met."""
-    with transaction.atomic():
-        application = locked_for_step(condition.application, "condition_met")
-        condition = lock_row(condition)
-        if condition.met_on is not None:
-            raise InputError(
-                "met_on", met_on.isoformat(), f"already met on {condition.met_on.isoformat()}"
-            )
-        condition.met_on = met_on
-        condition.save(update_fields=["met_on"])
-        _audit(
-            application,
-            actor=actor,
-            action="condition.met",
-            section="§ 267-18F(2)",
-            summary=f"Pre-construction condition met on {met_on.isoformat()}",
-            obj=condition,
-            changes={"met_on": [None, met_on]},
-            public=True,
-        )
+    with step_write(condition.application, "condition_met", actor) as step:
+        condition, change = _date_once(condition, "met_on", met_on, "met")
+        summary = f"Pre-construction condition met on {met_on.isoformat()}"
+        step.audit(condition, "condition.met", summary, public=True, **change)
     return condition
 
 
@@ -242,8 +229,8 @@ def surety_post(
         raise InputError("form", form, det.reasons[-1].text, "§ 267-21")
     if amount is None or amount <= 0:
         raise InputError("amount", amount, "the security must be a positive amount", "§ 267-21")
-    with transaction.atomic():
-        application = locked_for_step(application, "surety_post")
+    with step_write(application, "surety_post", actor) as step:
+        application = step.application
         if Surety.objects.filter(application=application).exists():
             raise InputError("form", form, "a surety is already on file for this permit")
         surety = Surety.objects.create(
@@ -255,42 +242,23 @@ def surety_post(
             approved_by_town_counsel_on=approved_by_town_counsel_on,
         )
         DeterminationRecord.record(det, application=application)
-        _audit(
-            application,
-            actor=actor,
-            action="surety.post",
-            section="§ 267-21",
-            summary=f"{surety.get_form_display()} of ${amount:,.2f} posted on {posted_on}",
-            obj=surety,
-            changes={"form": form, "amount": amount, "posted_on": posted_on},
-        )
+        summary = f"{surety.get_form_display()} of ${amount:,.2f} posted on {posted_on}"
+        step.audit(surety, "surety.post", summary, form=form, amount=amount, posted_on=posted_on)
     return surety
 
 
 def surety_counsel_approve(application: Application, *, approved_on: dt.date, actor) -> Surety:
     """Record Town Counsel's approval of the form of the security (§ 267-21)."""
-    with transaction.atomic():
-        application = locked_for_step(application, "surety_counsel")
-        surety = Surety.objects.select_for_update().filter(application=application).first()
+    with step_write(application, "surety_counsel", actor) as step:
+        application = step.application
+        surety = Surety.objects.filter(application=application).first()
         if surety is None:
             raise InputError("approved_on", approved_on.isoformat(), "no surety is posted yet")
-        if surety.approved_by_town_counsel_on is not None:
-            raise InputError(
-                "approved_on",
-                approved_on.isoformat(),
-                f"already approved on {surety.approved_by_town_counsel_on.isoformat()}",
-            )
-        surety.approved_by_town_counsel_on = approved_on
-        surety.save(update_fields=["approved_by_town_counsel_on"])
-        _audit(
-            application,
-            actor=actor,
-            action="surety.counsel_approval",
-            section="§ 267-21",
-            summary=f"Town Counsel approved the form of the surety on {approved_on}",
-            obj=surety,
-            changes={"approved_by_town_counsel_on": [None, approved_on]},
+        surety, change = _date_once(
+            surety, "approved_by_town_counsel_on", approved_on, "approved", given_as="approved_on"
         )
+        summary = f"Town Counsel approved the form of the surety on {approved_on}"
+        step.audit(surety, "surety.counsel_approval", summary, **change)
     return surety
 
 
@@ -307,12 +275,12 @@ def surety_release(
     """Release part of the security for a completed phase, or all that is still held once the
     final inspection report is in and the certificate issued (§ 267-21); file the letter PDF.
     """
-    with transaction.atomic():
-        application = locked_for_step(application, "surety_release")
+    with step_write(application, "surety_release", actor) as step:
+        application = step.application
         surety = Surety.objects.select_for_update().filter(application=application).first()
         if surety is None:
             raise InputError("kind", kind, "no surety is posted", "§ 267-21")
-        _not_before(
+        not_before(
             "released_on", released_on, surety.posted_on, "the surety was posted", "§ 267-21"
         )
         held = surety_held(surety)
@@ -360,16 +328,17 @@ def surety_release(
             },
         )
         release.save(update_fields=["letter"])
-        _audit(
-            application,
-            actor=actor,
-            action=f"surety.release_{kind}",
-            section="§ 267-21",
-            summary=f"{release.get_kind_display()} surety release of ${amount:,.2f}"
-            + (f" for {phase}" if phase else ""),
-            obj=release,
-            changes={"kind": kind, "amount": amount, "held": [held, held - amount]},
+        summary = f"{release.get_kind_display()} surety release of ${amount:,.2f}" + (
+            f" for {phase}" if phase else ""
+        )
+        step.audit(
+            release,
+            f"surety.release_{kind}",
+            summary,
             public=True,
+            kind=kind,
+            amount=amount,
+            held=[held, held - amount],
         )
         mail_on_commit(
             f"{application.number}: surety release",
@@ -388,8 +357,8 @@ def construction_start(application: Application, *, started_on: dt.date, actor) 
     """Record the start of land disturbance (lifecycle `start_construction`, § 267-21): the
     surety posted when required and its form approved, every pre-construction condition met.
     """
-    with transaction.atomic():
-        application = locked_for_step(application, "construction_start")
+    with step_write(application, "construction_start", actor) as step:
+        application = step.application
         reasons = list(
             lifecycle.blockers("start_construction", application.state, permit_facts(application))
         )
@@ -405,16 +374,8 @@ def construction_start(application: Application, *, started_on: dt.date, actor) 
         _refuse("start_construction", application, reasons)
         permit = getattr(application, "permit", None)
         if permit is not None:
-            _not_before("started_on", started_on, permit.issued_on, "the permit issued", "§ 267-21")
-        application.construction_started_on = started_on
-        application.save(update_fields=["construction_started_on", "updated_at"])
-        application_transition(
-            application,
-            "start_construction",
-            actor=actor,
-            summary=f"Construction started on {started_on.isoformat()}",
-            extra={"construction_started_on": started_on},
-        )
+            not_before("started_on", started_on, permit.issued_on, "the permit issued", "§ 267-21")
+        _dated_step(application, "start_construction", started_on, actor=actor)
     return application
 
 
@@ -422,24 +383,16 @@ def construction_complete(application: Application, *, completed_on: dt.date, ac
     """Record completion of construction (lifecycle `complete_construction`): starts the year
     for the as-built drawings (§ 267-18I); every inspection before the final must be done.
     """
-    with transaction.atomic():
-        application = locked_for_step(application, "construction_complete")
-        _not_before(
+    with step_write(application, "construction_complete", actor) as step:
+        application = step.application
+        not_before(
             "completed_on",
             completed_on,
             application.construction_started_on,
             "construction started",
             "§ 267-18I",
         )
-        application.construction_completed_on = completed_on
-        application.save(update_fields=["construction_completed_on", "updated_at"])
-        application_transition(
-            application,
-            "complete_construction",
-            actor=actor,
-            summary=f"Construction completed on {completed_on.isoformat()}",
-            extra={"construction_completed_on": completed_on},
-        )
+        _dated_step(application, "complete_construction", completed_on, actor=actor)
         if application.complete_on is not None:
             DeterminationRecord.record(
                 permit_clock_for(application).running, application=application
@@ -535,10 +488,10 @@ def inspection_record(
     for description, correct_by in deficiencies:
         if not description.strip():
             raise InputError("deficiencies", description, "a deficiency needs a description")
-        _not_before("correct_by", correct_by, done_on, "the inspection", citation)
+        not_before("correct_by", correct_by, done_on, "the inspection", citation)
     images = [(f, *_check_image(f)) for f in photos]
-    with transaction.atomic():
-        application = locked_for_step(application, "inspection_record")
+    with step_write(application, "inspection_record", actor) as step:
+        application = step.application
         if application.state not in INSPECTION_STATES[stage]:
             raise TransitionNotAllowed(
                 "inspection_record",
@@ -563,7 +516,7 @@ def inspection_record(
             .first()
         )
         if latest is not None:
-            _not_before(
+            not_before(
                 "done_on",
                 done_on,
                 latest.done_on,
@@ -600,16 +553,18 @@ def inspection_record(
         if outcome is not None:
             DeterminationRecord.record(outcome, application=application)
         verdict = {True: "passed", False: "failed", None: "no verdict"}[passed]
-        _audit(
-            application,
-            actor=actor,
-            action=f"inspection.{stage}",
+        summary = f"{inspection.get_stage_display()} on {done_on.isoformat()}: {verdict}" + (
+            f", {len(deficiencies)} deficiency(ies)" if deficiencies else ""
+        )
+        step.audit(
+            inspection,
+            f"inspection.{stage}",
+            summary,
             section=citation,
-            summary=f"{inspection.get_stage_display()} on {done_on.isoformat()}: {verdict}"
-            + (f", {len(deficiencies)} deficiency(ies)" if deficiencies else ""),
-            obj=inspection,
-            changes={"passed": passed, "inadequacies": inadequacies, "checklist": rows},
             public=True,
+            passed=passed,
+            inadequacies=inadequacies,
+            checklist=rows,
         )
         if deficiencies or passed is False:
             lines = [f"- {d} (correct by {c.isoformat()})" for d, c in deficiencies]
@@ -627,35 +582,23 @@ def deficiency_mark_corrected(
     deficiency: Deficiency, *, corrected_on: dt.date, actor
 ) -> Deficiency:
     """Record the date an inspection deficiency was corrected."""
-    with transaction.atomic():
-        application = locked_for_step(deficiency.inspection.application, "deficiency_correct")
-        deficiency = lock_row(deficiency)
-        if deficiency.corrected_on is not None:
-            raise InputError(
-                "corrected_on",
-                corrected_on.isoformat(),
-                f"already corrected on {deficiency.corrected_on.isoformat()}",
-            )
-        _not_before(
+    with step_write(deficiency.inspection.application, "deficiency_correct", actor) as step:
+        deficiency, change = _date_once(deficiency, "corrected_on", corrected_on, "corrected")
+        inspection = deficiency.inspection
+        citation = STAGE_CITATIONS[inspection.stage]
+        not_before(
             "corrected_on",
             corrected_on,
-            deficiency.inspection.done_on,
+            inspection.done_on,
             "the inspection that found it",
-            STAGE_CITATIONS[deficiency.inspection.stage],
+            citation,
         )
-        deficiency.corrected_on = corrected_on
-        deficiency.save(update_fields=["corrected_on"])
         late = corrected_on > deficiency.correct_by
-        _audit(
-            application,
-            actor=actor,
-            action="deficiency.corrected",
-            section=STAGE_CITATIONS[deficiency.inspection.stage],
-            summary=f"Deficiency corrected on {corrected_on.isoformat()}"
-            + (f" (after the {deficiency.correct_by.isoformat()} deadline)" if late else ""),
-            obj=deficiency,
-            changes={"corrected_on": [None, corrected_on]},
-            public=True,
+        summary = f"Deficiency corrected on {corrected_on.isoformat()}" + (
+            f" (after the {deficiency.correct_by.isoformat()} deadline)" if late else ""
+        )
+        step.audit(
+            deficiency, "deficiency.corrected", summary, section=citation, public=True, **change
         )
     return deficiency
 
@@ -683,24 +626,18 @@ def change_notice_submit(
             f"{submitted_on.isoformat()}",
             "§ 267-18H",
         )
-    with transaction.atomic():
-        application = locked_for_step(application, "change_submit")
+    with step_write(application, "change_submit", actor) as step:
+        application = step.application
         notice = ChangeNotice.objects.create(
             application=application,
             description=description,
             submitted_on=submitted_on,
             planned_for=planned_for,
         )
-        _audit(
-            application,
-            actor=actor,
-            action="change_notice.submit",
-            section="§ 267-18H",
-            summary=f"Change notified on {submitted_on.isoformat()}, planned for "
-            f"{planned_for.isoformat()}",
-            obj=notice,
-            public=True,
+        summary = (
+            f"Change notified on {submitted_on.isoformat()}, planned for {planned_for.isoformat()}"
         )
+        step.audit(notice, "change_notice.submit", summary, public=True)
         mail_on_commit(
             f"{application.number}: change notice",
             f"The permittee of {application.title} notified a change planned for "
@@ -717,12 +654,12 @@ def change_notice_decide(
     """The Board's finding whether a notified change is significant; a significant change needs
     an amended application and a public hearing (§ 267-18H).
     """
-    with transaction.atomic():
-        application = locked_for_step(notice.application, "change_decide")
+    with step_write(notice.application, "change_decide", actor) as step:
+        application = step.application
         notice = lock_row(notice)
         if notice.significant is not None:
             raise InputError("significant", significant, "this notice is already decided")
-        _not_before("decided_on", decided_on, notice.submitted_on, "the notice", "§ 267-18H")
+        not_before("decided_on", decided_on, notice.submitted_on, "the notice", "§ 267-18H")
         det = s267_18_procedure.change_requires_amendment(
             significant, as_of=application.law_date, town=application.town.slug
         )
@@ -736,15 +673,9 @@ def change_notice_decide(
             if det.outcome
             else "not significant: no amended application is needed"
         )
-        _audit(
-            application,
-            actor=actor,
-            action="change_notice.decide",
-            section="§ 267-18H",
-            summary=f"Change found {outcome}",
-            obj=notice,
-            changes={"significant": [None, significant]},
-            public=True,
+        summary = f"Change found {outcome}"
+        step.audit(
+            notice, "change_notice.decide", summary, public=True, significant=[None, significant]
         )
         mail_on_commit(
             f"{application.number}: your change notice",
@@ -777,8 +708,7 @@ def change_notice_record_amendment(
             "the Board decides an amended application only after a public hearing",
             "§ 267-18H",
         )
-    with transaction.atomic():
-        application = locked_for_step(notice.application, "change_amendment")
+    with step_write(notice.application, "change_amendment", actor) as step:
         notice = lock_row(notice)
         if not notice.significant:
             raise InputError(
@@ -787,7 +717,7 @@ def change_notice_record_amendment(
                 "only a change found significant needs an amended application",
                 "§ 267-18H",
             )
-        _not_before(
+        not_before(
             "amended_application_on",
             amended_application_on,
             notice.decided_on,
@@ -795,7 +725,7 @@ def change_notice_record_amendment(
             "§ 267-18H",
         )
         if amendment_hearing_on is not None:
-            _not_before(
+            not_before(
                 "amendment_hearing_on",
                 amendment_hearing_on,
                 amended_application_on,
@@ -809,16 +739,15 @@ def change_notice_record_amendment(
         notice.save(
             update_fields=["amended_application_on", "amendment_hearing_on", "amendment_outcome"]
         )
-        _audit(
-            application,
-            actor=actor,
-            action="change_notice.amendment",
-            section="§ 267-18H",
-            summary="Amended application for a significant change: "
-            + (outcomes[amendment_outcome] if amendment_outcome else "pending"),
-            obj=notice,
-            changes={"amendment_outcome": [before, amendment_outcome]},
+        summary = "Amended application for a significant change: " + (
+            outcomes[amendment_outcome] if amendment_outcome else "pending"
+        )
+        step.audit(
+            notice,
+            "change_notice.amendment",
+            summary,
             public=True,
+            amendment_outcome=[before, amendment_outcome],
         )
     return notice
 
@@ -855,8 +784,8 @@ def as_built_submit(
         raise InputError("file", None, "attach the certified drawings (PDF)", "§ 267-18I")
     content, content_type = _check_pdf(file)
     received_on = received_on or timezone.localdate()
-    with transaction.atomic():
-        application = locked_for_step(application, "as_built_submit")
+    with step_write(application, "as_built_submit", actor) as step:
+        application = step.application
         upload = _store_upload(
             application, file, content, content_type, kind=Upload.Kind.AS_BUILT, actor=actor
         )
@@ -868,16 +797,8 @@ def as_built_submit(
             deviations=deviations,
             upload=upload,
         )
-        _audit(
-            application,
-            actor=actor,
-            action="as_built.submit",
-            section="§ 267-18I",
-            summary=f"As-built drawings received, certified by {engineer_name} (PE {pe_license})",
-            obj=as_built,
-            changes={"sha256": upload.sha256},
-            public=True,
-        )
+        summary = f"As-built drawings received, certified by {engineer_name} (PE {pe_license})"
+        step.audit(as_built, "as_built.submit", summary, public=True, sha256=upload.sha256)
         mail_on_commit(
             f"{application.number}: as-built drawings received",
             f"As-built drawings for {application.title} were received on "
@@ -890,24 +811,16 @@ def as_built_submit(
 
 def as_built_review(as_built: AsBuilt, *, accepted: bool, actor, note: str = "") -> AsBuilt:
     """The reviewer accepts the as-built drawings, or returns them with a note."""
-    with transaction.atomic():
-        application = locked_for_step(as_built.application, "as_built_review")
+    with step_write(as_built.application, "as_built_review", actor) as step:
+        application = step.application
         as_built = lock_row(as_built)
         if as_built.accepted is not None:
             raise InputError("accepted", accepted, "these drawings are already reviewed")
         as_built.accepted = accepted
         as_built.save(update_fields=["accepted"])
         verdict = "accepted" if accepted else "returned for correction"
-        _audit(
-            application,
-            actor=actor,
-            action="as_built.review",
-            section="§ 267-18I",
-            summary=f"As-built drawings {verdict}" + (f": {note}" if note else ""),
-            obj=as_built,
-            changes={"accepted": [None, accepted]},
-            public=True,
-        )
+        summary = f"As-built drawings {verdict}" + (f": {note}" if note else "")
+        step.audit(as_built, "as_built.review", summary, public=True, accepted=[None, accepted])
         mail_on_commit(
             f"{application.number}: as-built drawings {verdict}",
             f"The as-built drawings received on {as_built.received_on.isoformat()} were "
@@ -923,20 +836,12 @@ def easement_add(application: Application, *, purpose: str, location: str, actor
     for field, value in (("purpose", purpose), ("location", location)):
         if not value.strip():
             raise InputError(field, value, f"an easement needs its {field}", "§ 267-20B")
-    with transaction.atomic():
-        application = locked_for_step(application, "easement_add")
+    with step_write(application, "easement_add", actor) as step:
         easement = Easement.objects.create(
-            application=application, purpose=purpose, location=location
+            application=step.application, purpose=purpose, location=location
         )
-        _audit(
-            application,
-            actor=actor,
-            action="easement.add",
-            section="§ 267-20B",
-            summary=f"Easement for {purpose} at {location} to be recorded",
-            obj=easement,
-            public=True,
-        )
+        summary = f"Easement for {purpose} at {location} to be recorded"
+        step.audit(easement, "easement.add", summary, public=True)
     return easement
 
 
@@ -949,8 +854,8 @@ def easement_record(
             raise InputError(
                 field, value, f"the Registry of Deeds {field} is required", "§ 267-20B"
             )
-    with transaction.atomic():
-        application = locked_for_step(easement.application, "easement_record")
+    with step_write(easement.application, "easement_record", actor) as step:
+        application = step.application
         easement = lock_row(easement)
         if easement.recorded_on is not None:
             raise InputError(
@@ -962,15 +867,15 @@ def easement_record(
         easement.recorded_on, easement.book, easement.page = recorded_on, book, page
         easement.save(update_fields=["recorded_on", "book", "page"])
         registry = application.town.registry_of_deeds or "the Registry of Deeds"
-        _audit(
-            application,
-            actor=actor,
-            action="easement.record",
-            section="§ 267-20B",
-            summary=f"Easement recorded at {registry}, book {book} page {page}, on {recorded_on}",
-            obj=easement,
-            changes={"recorded_on": recorded_on, "book": book, "page": page},
+        summary = f"Easement recorded at {registry}, book {book} page {page}, on {recorded_on}"
+        step.audit(
+            easement,
+            "easement.record",
+            summary,
             public=True,
+            recorded_on=recorded_on,
+            book=book,
+            page=page,
         )
     return easement
 
@@ -979,8 +884,8 @@ def certificate_issue(application: Application, *, issued_on: dt.date, actor) ->
     """Issue the certificate of completion (lifecycle `issue_certificate`, § 267-24), refused
     with every unmet prerequisite; the certificate PDF is filed as a public record.
     """
-    with transaction.atomic():
-        application = locked_for_step(application, "certificate_issue")
+    with step_write(application, "certificate_issue", actor) as step:
+        application = step.application
         readiness = certificate_readiness(application)
         unmet = readiness.details.get("unmet", [])
         _refuse(
@@ -991,7 +896,7 @@ def certificate_issue(application: Application, *, issued_on: dt.date, actor) ->
         final = (
             application.inspections.filter(stage="final", passed=True).order_by("-done_on").first()
         )
-        _not_before("issued_on", issued_on, final.done_on, "the final inspection", "§ 267-24")
+        not_before("issued_on", issued_on, final.done_on, "the final inspection", "§ 267-24")
         certificate = Certificate.objects.create(
             application=application, issued_on=issued_on, issued_by=actor
         )
@@ -1017,15 +922,8 @@ def certificate_issue(application: Application, *, issued_on: dt.date, actor) ->
                 "permit": getattr(application, "permit", None),
             },
         )
-        _audit(
-            application,
-            actor=actor,
-            action="certificate.document",
-            section="§ 267-24",
-            summary="Certificate of completion filed as PDF",
-            obj=certificate,
-            public=True,
-        )
+        summary = "Certificate of completion filed as PDF"
+        step.audit(certificate, "certificate.document", summary, public=True)
         mail_on_commit(
             f"{application.number}: certificate of completion",
             f"The Planning Board issued the certificate of completion for {application.title} "
@@ -1038,20 +936,10 @@ def certificate_issue(application: Application, *, issued_on: dt.date, actor) ->
 
 def file_close(application: Application, *, closed_on: dt.date, actor) -> Application:
     """Close the permit file (lifecycle `close_file`); the O&M obligations go on (§ 267-20)."""
-    with transaction.atomic():
-        application = locked_for_step(application, "file_close")
+    with step_write(application, "file_close", actor) as step:
+        application = step.application
         certificate = Certificate.objects.filter(application=application).first()
         if certificate is not None:
-            _not_before(
-                "closed_on", closed_on, certificate.issued_on, "the certificate", "§ 267-20"
-            )
-        application.closed_on = closed_on
-        application.save(update_fields=["closed_on", "updated_at"])
-        application_transition(
-            application,
-            "close_file",
-            actor=actor,
-            summary=f"Permit file closed on {closed_on.isoformat()}; O&M obligations continue",
-            extra={"closed_on": closed_on},
-        )
+            not_before("closed_on", closed_on, certificate.issued_on, "the certificate", "§ 267-20")
+        _dated_step(application, "close_file", closed_on, actor=actor)
     return application

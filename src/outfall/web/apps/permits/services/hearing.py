@@ -15,7 +15,6 @@ from django.utils import timezone
 
 from outfall.kernel.errors import InputError
 from outfall.law import s267_18_procedure, s267_23_waivers
-from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.core.roles import Role
 from outfall.web.apps.kit.mail import mail_on_commit
 from outfall.web.apps.permits.documents import document_generate
@@ -40,6 +39,7 @@ from outfall.web.apps.permits.selectors.hearing import (
     hearing_local_date,
     related_or_none,
 )
+from outfall.web.apps.permits.services.steps import CaseWrite, case_write
 from outfall.web.apps.permits.services.transitions import application_transition
 
 HEARING = "§ 267-18E"
@@ -185,7 +185,10 @@ def _notice_context(application: Application, hearing: Hearing) -> dict:
     }
 
 
-def _require_scheduled(application: Application) -> Hearing:
+def _notice_write(actor, application: Application) -> tuple[CaseWrite, Hearing]:
+    """The clerk's write about the notice of the hearing, and the hearing, which must be
+    scheduled and not yet open (§ 267-18E)."""
+    write = case_write(actor, "hearing.manage", application)
     hearing = _hearing_of(application)
     if application.state != "hearing_scheduled":
         raise InputError(
@@ -194,13 +197,12 @@ def _require_scheduled(application: Application) -> Hearing:
             "notice is given for a scheduled hearing that has not yet opened",
             HEARING,
         )
-    return hearing
+    return write, hearing
 
 
 def hearing_notice_generate(application: Application, *, actor) -> GeneratedDocument:
     """The legal notice for publication and posting, as a public PDF (§ 267-18E)."""
-    require(actor, "hearing.manage", application)
-    hearing = _require_scheduled(application)
+    write, hearing = _notice_write(actor, application)
     with transaction.atomic():
         doc = document_generate(
             application,
@@ -209,16 +211,8 @@ def hearing_notice_generate(application: Application, *, actor) -> GeneratedDocu
             context=_notice_context(application, hearing),
             public=True,
         )
-        audit_record(
-            actor=actor,
-            town=application.town,
-            action="hearing.notice_generated",
-            section=HEARING,
-            summary="Legal notice of the public hearing produced for publication and posting",
-            obj=doc,
-            case=application,
-            public=True,
-        )
+        summary = "Legal notice of the public hearing produced for publication and posting"
+        write.audit(doc, "hearing.notice_generated", summary, public=True)
     return doc
 
 
@@ -232,8 +226,7 @@ def hearing_notice_record(
 ) -> Hearing:
     """Record publication in a local paper and posting (§ 267-18E). A late notice is recorded as
     given; the lifecycle then refuses to open the hearing on it."""
-    require(actor, "hearing.manage", application)
-    hearing = _require_scheduled(application)
+    write, hearing = _notice_write(actor, application)
     if published_on is None and posted_on is None:
         raise InputError(
             "published_on", None, "give the publication date, the posting date or both"
@@ -266,17 +259,8 @@ def hearing_notice_record(
             parts.append(f"published in {hearing.newspaper} on {_iso(published_on)}")
         if posted_on:
             parts.append(f"posted on {_iso(posted_on)}")
-        audit_record(
-            actor=actor,
-            town=application.town,
-            action="hearing.notice_recorded",
-            section=HEARING,
-            summary="Hearing notice " + " and ".join(parts),
-            obj=hearing,
-            case=application,
-            changes=changes,
-            public=True,
-        )
+        summary = "Hearing notice " + " and ".join(parts)
+        write.audit(hearing, "hearing.notice_recorded", summary, public=True, **changes)
     return hearing
 
 
@@ -294,29 +278,20 @@ def _require_abutters(application: Application) -> int:
 
 def abutter_letters_generate(application: Application, *, actor) -> GeneratedDocument:
     """One notice letter per abutter on the certified list, in a single PDF (§ 267-18E)."""
-    require(actor, "hearing.manage", application)
-    hearing = _require_scheduled(application)
+    write, hearing = _notice_write(actor, application)
     count = _require_abutters(application)
     with transaction.atomic():
         context = _notice_context(application, hearing)
         context["abutters"] = list(application.abutters.order_by("id"))
         doc = document_generate(application, "abutter_letter", actor=actor, context=context)
-        audit_record(
-            actor=actor,
-            town=application.town,
-            action="hearing.abutter_letters_generated",
-            section=HEARING,
-            summary=f"Notice letters produced for {count} abutter(s)",
-            obj=doc,
-            case=application,
-        )
+        summary = f"Notice letters produced for {count} abutter(s)"
+        write.audit(doc, "hearing.abutter_letters_generated", summary)
     return doc
 
 
 def hearing_mailing_record(application: Application, *, mailed_on: dt.date, actor) -> Hearing:
     """Record the first-class mailing of the notice to every abutter (§ 267-18E)."""
-    require(actor, "hearing.manage", application)
-    hearing = _require_scheduled(application)
+    write, hearing = _notice_write(actor, application)
     count = _require_abutters(application)
     _not_in_future("mailed_on", mailed_on)
     _not_before(
@@ -331,16 +306,13 @@ def hearing_mailing_record(application: Application, *, mailed_on: dt.date, acto
         before = hearing.abutters_mailed_on
         hearing.abutters_mailed_on = mailed_on
         hearing.save(update_fields=["abutters_mailed_on"])
-        audit_record(
-            actor=actor,
-            town=application.town,
-            action="hearing.mailing_recorded",
-            section=HEARING,
-            summary=f"Hearing notice mailed first class to {count} abutter(s) on {_iso(mailed_on)}",
-            obj=hearing,
-            case=application,
-            changes={"abutters_mailed_on": [before, mailed_on]},
+        summary = f"Hearing notice mailed first class to {count} abutter(s) on {_iso(mailed_on)}"
+        write.audit(
+            hearing,
+            "hearing.mailing_recorded",
+            summary,
             public=True,
+            abutters_mailed_on=[before, mailed_on],
         )
     return hearing
 
@@ -436,7 +408,7 @@ def hearing_close(
 ) -> Hearing:
     """Close the hearing, voting every pending waiver request at the close (§ 267-23C); the
     21 days for final action start to run (§ 267-18E)."""
-    require(actor, "hearing.manage", application)
+    write = case_write(actor, "hearing.manage", application)
     hearing = _hearing_of(application)
     votes = waiver_votes or {}
     pending = list(application.waivers.filter(granted__isnull=True).order_by("id"))
@@ -461,19 +433,18 @@ def hearing_close(
             waiver.voted_on = closed_on
             waiver.save(update_fields=["granted", "voted_on"])
             DeterminationRecord.record(timely, application=application)
-            audit_record(
-                actor=actor,
-                town=application.town,
-                action="waiver.voted",
+            summary = (
+                f"Waiver of '{waiver.requirement}' "
+                f"{'granted' if waiver.granted else 'denied'} at the close of the hearing"
+            )
+            write.audit(
+                waiver,
+                "waiver.voted",
+                summary,
                 section=WAIVER_VOTE,
-                summary=(
-                    f"Waiver of '{waiver.requirement}' "
-                    f"{'granted' if waiver.granted else 'denied'} at the close of the hearing"
-                ),
-                obj=waiver,
-                case=application,
-                changes={"granted": [None, waiver.granted], "voted_on": [None, closed_on]},
                 public=True,
+                granted=[None, waiver.granted],
+                voted_on=[None, closed_on],
             )
         session = _sitting(hearing, closed_on, minutes)
         session.continued_to = None
@@ -500,7 +471,7 @@ def extension_record(
 ) -> Extension:
     """A written agreement with the applicant extending the time for final action; its date
     replaces the 21-day date (§ 267-18E). Too late once the time has already run (§ 267-18G)."""
-    require(actor, "extension.record", application)
+    write = case_write(actor, "extension.record", application)
     hearing = _hearing_of(application)
     if application.state != "hearing_closed" or hearing.closed_on is None:
         raise InputError(
@@ -534,19 +505,16 @@ def extension_record(
         )
         DeterminationRecord.record(clock, application=application)
         new_due = clock_deadline(clock, "decision_by")
-        audit_record(
-            actor=actor,
-            town=application.town,
-            action="extension.recorded",
-            section=HEARING,
-            summary=(
-                f"Time for final action extended by written agreement of {_iso(agreed_on)} to "
-                f"{_iso(new_due.due)} (was {_iso(current.due)})"
-            ),
-            obj=extension,
-            case=application,
-            changes={"decision_by": [current.due, new_due.due]},
+        summary = (
+            f"Time for final action extended by written agreement of {_iso(agreed_on)} to "
+            f"{_iso(new_due.due)} (was {_iso(current.due)})"
+        )
+        write.audit(
+            extension,
+            "extension.recorded",
+            summary,
             public=True,
+            decision_by=[current.due, new_due.due],
         )
     return extension
 
@@ -652,7 +620,7 @@ def _decision_context(application, decision, permit) -> dict:
 
 def board_vote_record(application: Application, *, vote: str, actor) -> BoardVote:
     """A Board member records their own vote on the decision (§ 267-18F)."""
-    require(actor, "decision.vote", application)
+    write = case_write(actor, "decision.vote", application)
     decision = _decision_of(application)
     if vote not in {"yes", "no", "abstain"}:
         raise InputError("vote", vote, "choose yes, no or abstain")
@@ -660,16 +628,9 @@ def board_vote_record(application: Application, *, vote: str, actor) -> BoardVot
         record, created = BoardVote.objects.update_or_create(
             decision=decision, member=actor, defaults={"vote": vote}
         )
-        audit_record(
-            actor=actor,
-            town=application.town,
-            action="decision.member_vote",
-            section=ACTIONS,
-            summary=f"Board member's vote recorded: {record.get_vote_display()}",
-            obj=record,
-            case=application,
-            changes={"vote": vote, "first_record": created},
-            public=True,
+        summary = f"Board member's vote recorded: {record.get_vote_display()}"
+        write.audit(
+            record, "decision.member_vote", summary, public=True, vote=vote, first_record=created
         )
     return record
 
@@ -678,7 +639,7 @@ def decision_file_with_town_clerk(
     application: Application, *, filed_on: dt.date, receipt_number: str = "", actor
 ) -> Decision:
     """File the written decision with the Town Clerk; from then on it is a public record."""
-    require(actor, "decision.record", application)
+    write = case_write(actor, "decision.record", application)
     decision = _decision_of(application)
     if decision.filed_with_town_clerk_on is not None:
         raise InputError(
@@ -700,16 +661,13 @@ def decision_file_with_town_clerk(
         GeneratedDocument.objects.filter(application=application, kind="decision").update(
             public=True
         )
-        audit_record(
-            actor=actor,
-            town=application.town,
-            action="decision.filed",
-            section=ACTIONS,
-            summary=f"Written decision filed with the Town Clerk on {_iso(filed_on)}",
-            obj=decision,
-            case=application,
-            changes={"filed_with_town_clerk_on": [None, filed_on]},
+        summary = f"Written decision filed with the Town Clerk on {_iso(filed_on)}"
+        write.audit(
+            decision,
+            "decision.filed",
+            summary,
             public=True,
+            filed_with_town_clerk_on=[None, filed_on],
         )
         mail_on_commit(
             f"{application.number}: decision filed with the Town Clerk",

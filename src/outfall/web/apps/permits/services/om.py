@@ -13,7 +13,7 @@ import calendar
 import datetime as dt
 from collections.abc import Iterable
 
-from django.db import transaction
+from django.db.models import Max
 
 from outfall.kernel.errors import InputError
 from outfall.law import s267_20_om_plan
@@ -28,17 +28,27 @@ from outfall.web.apps.permits.models import (
     ResponsibleParty,
 )
 from outfall.web.apps.permits.selectors.om import OM_STEPS, parties_by_law_role
-from outfall.web.apps.permits.services.construction import (
-    _audit,
-    _clerk_emails,
-)
-from outfall.web.apps.permits.services.steps import locked_for_step
+from outfall.web.apps.permits.services.checks import not_before
+from outfall.web.apps.permits.services.construction import _clerk_emails
+from outfall.web.apps.permits.services.steps import step_write
 
 
 def _required_text(**values: str) -> None:
     for field, value in values.items():
         if not (value or "").strip():
             raise InputError(field, value, "is required", "§ 267-20A(2)")
+
+
+def _party_add(application, responsibility: str, since: dt.date, name, address, email):
+    """A responsible party of the application from `since`."""
+    return ResponsibleParty.objects.create(
+        application=application,
+        name=name,
+        address=address,
+        responsibility=responsibility,
+        since=since,
+        email=email,
+    )
 
 
 def months_later(day: dt.date, months: int) -> dt.date:
@@ -71,24 +81,10 @@ def responsible_party_add(
             f"expected one of {', '.join(ResponsibleParty.Responsibility.values)}",
             "§ 267-20C",
         )
-    with transaction.atomic():
-        application = locked_for_step(application, "party_add", steps=OM_STEPS)
-        party = ResponsibleParty.objects.create(
-            application=application,
-            name=name,
-            address=address,
-            responsibility=responsibility,
-            since=since,
-            email=email,
-        )
-        _audit(
-            application,
-            actor=actor,
-            action="om.party_add",
-            section="§ 267-20A(2)",
-            summary=f"{party.get_responsibility_display()}: {name} from {since.isoformat()}",
-            obj=party,
-        )
+    with step_write(application, "party_add", actor, steps=OM_STEPS) as step:
+        party = _party_add(step.application, responsibility, since, name, address, email)
+        summary = f"{party.get_responsibility_display()}: {name} from {since.isoformat()}"
+        step.audit(party, "om.party_add", summary)
     return party
 
 
@@ -106,8 +102,7 @@ def ownership_change_record(
     Board (§ 267-20C): the old party's term ends the day the new one's begins.
     """
     _required_text(new_name=new_name, new_address=new_address)
-    with transaction.atomic():
-        application = locked_for_step(old.application, "ownership_change", steps=OM_STEPS)
+    with step_write(old.application, "ownership_change", actor, steps=OM_STEPS) as step:
         old = lock_row(old)
         if old.until is not None:
             raise InputError(
@@ -122,30 +117,25 @@ def ownership_change_record(
             )
         old.until = transferred_on
         old.save(update_fields=["until"])
-        new = ResponsibleParty.objects.create(
-            application=application,
-            name=new_name,
-            address=new_address,
-            responsibility=old.responsibility,
-            since=transferred_on,
-            email=new_email,
+        new = _party_add(
+            step.application, old.responsibility, transferred_on, new_name, new_address, new_email
         )
-        _audit(
-            application,
-            actor=actor,
-            action="om.ownership_change",
-            section="§ 267-20C",
-            summary=f"{old.get_responsibility_display()} passed from {old.name} to {new_name} on "
-            f"{transferred_on.isoformat()} (notified to the Board {notified_on.isoformat()})",
-            obj=new,
-            changes={
+        summary = (
+            f"{old.get_responsibility_display()} passed from {old.name} to {new_name} on "
+            f"{transferred_on.isoformat()} (notified to the Board {notified_on.isoformat()})"
+        )
+        step.audit(
+            new,
+            "om.ownership_change",
+            summary,
+            public=True,
+            **{
                 "responsibility": old.responsibility,
                 "from": old.name,
                 "to": new_name,
                 "transferred_on": transferred_on,
                 "notified_on": notified_on,
             },
-            public=True,
         )
     return new
 
@@ -164,8 +154,8 @@ def om_amendment_record(
     """
     _required_text(description=description)
     signers = [s.strip() for s in signers if s.strip()]
-    with transaction.atomic():
-        application = locked_for_step(application, "amendment_add", steps=OM_STEPS)
+    with step_write(application, "amendment_add", actor, steps=OM_STEPS) as step:
+        application = step.application
         det = s267_20_om_plan.om_amendment_valid(
             signers,
             parties_by_law_role(application, agreed_on),
@@ -187,17 +177,11 @@ def om_amendment_record(
             application=application, description=description, agreed_on=agreed_on, signers=signers
         )
         DeterminationRecord.record(det, application=application)
-        _audit(
-            application,
-            actor=actor,
-            action="om.amendment",
-            section="§ 267-20C",
-            summary=f"Maintenance schedule amended on {agreed_on.isoformat()}, signed by "
-            f"{', '.join(signers)}",
-            obj=amendment,
-            changes={"signers": signers},
-            public=True,
+        summary = (
+            f"Maintenance schedule amended on {agreed_on.isoformat()}, signed by "
+            f"{', '.join(signers)}"
         )
+        step.audit(amendment, "om.amendment", summary, public=True, signers=signers)
     return amendment
 
 
@@ -214,24 +198,19 @@ def om_obligation_add(
     _required_text(component=component, task=task)
     if every_months is None or every_months < 1:
         raise InputError("every_months", every_months, "a recurring task repeats every 1+ months")
-    with transaction.atomic():
-        application = locked_for_step(application, "obligation_add", steps=OM_STEPS)
+    with step_write(application, "obligation_add", actor, steps=OM_STEPS) as step:
         obligation = OMObligation.objects.create(
-            application=application,
+            application=step.application,
             component=component,
             task=task,
             every_months=every_months,
             next_due=next_due,
         )
-        _audit(
-            application,
-            actor=actor,
-            action="om.obligation_add",
-            section="§ 267-20A(2)",
-            summary=f"O&M task: {task} ({component}) every {every_months} month(s), first due "
-            f"{next_due.isoformat()}",
-            obj=obligation,
+        summary = (
+            f"O&M task: {task} ({component}) every {every_months} month(s), first due "
+            f"{next_due.isoformat()}"
         )
+        step.audit(obligation, "om.obligation_add", summary)
     return obligation
 
 
@@ -247,19 +226,13 @@ def om_report_submit(
     done. The plan is an ongoing requirement (§ 267-20A), so this works after the file closes.
     """
     _required_text(findings=findings)
-    with transaction.atomic():
-        application = locked_for_step(obligation.application, "report_add", steps=OM_STEPS)
+    with step_write(obligation.application, "report_add", actor, steps=OM_STEPS) as step:
+        application = step.application
         obligation = lock_row(obligation)
         if not obligation.active:
             raise InputError("obligation", obligation.task, "this task is no longer scheduled")
-        last = obligation.reports.order_by("-performed_on").first()
-        if last is not None and performed_on < last.performed_on:
-            raise InputError(
-                "performed_on",
-                performed_on.isoformat(),
-                f"is before the last report ({last.performed_on.isoformat()})",
-                "§ 267-20A",
-            )
+        last = obligation.reports.aggregate(last=Max("performed_on"))["last"]
+        not_before("performed_on", performed_on, last, "the last report", "§ 267-20A")
         report = OMReport.objects.create(
             obligation=obligation,
             performed_on=performed_on,
@@ -270,16 +243,17 @@ def om_report_submit(
         before = obligation.next_due
         obligation.next_due = months_later(performed_on, obligation.every_months)
         obligation.save(update_fields=["next_due"])
-        _audit(
-            application,
-            actor=actor,
-            action="om.report",
-            section="§ 267-20A",
-            summary=f"{obligation.task} ({obligation.component}) done on "
+        summary = (
+            f"{obligation.task} ({obligation.component}) done on "
             f"{performed_on.isoformat()}: {'satisfactory' if satisfactory else 'NOT satisfactory'}"
-            f"; next due {obligation.next_due.isoformat()}",
-            obj=report,
-            changes={"next_due": [before, obligation.next_due], "satisfactory": satisfactory},
+            f"; next due {obligation.next_due.isoformat()}"
+        )
+        step.audit(
+            report,
+            "om.report",
+            summary,
+            next_due=[before, obligation.next_due],
+            satisfactory=satisfactory,
         )
         if not satisfactory:
             mail_on_commit(
