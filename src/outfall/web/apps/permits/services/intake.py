@@ -55,6 +55,7 @@ from outfall.web.apps.jobs.work import FailNow, work
 from outfall.web.apps.kit.cells import cell_from_import
 from outfall.web.apps.kit.locks import lock_row
 from outfall.web.apps.kit.mail import mail_on_commit, stored_attachment
+from outfall.web.apps.kit.numbers import next_number
 from outfall.web.apps.kit.pdfs import pdf_checked
 from outfall.web.apps.kit.refusals import Refused
 from outfall.web.apps.permits import policy
@@ -88,6 +89,7 @@ from outfall.web.apps.permits.selectors.intake import (
     review_may_begin,
     town_clerk_items_for,
 )
+from outfall.web.apps.permits.services.checks import not_before
 from outfall.web.apps.permits.services.transitions import application_transition
 
 S = PermitState
@@ -148,6 +150,15 @@ def _require_source(step: str, application: Application) -> None:
         raise TransitionNotAllowed(
             step, application.state, lifecycle.blockers(step, application.state, None)
         )
+
+
+def _locked_for_step(application: Application, actor, action: str, step: str) -> Application:
+    """The application read again and locked, refused unless `actor` may take policy `action`
+    and the case's state is one lifecycle `step` leaves (before anything is written)."""
+    a = lock_row(application, "town")
+    policy.require(actor, action, a)
+    _require_source(step, a)
+    return a
 
 
 def _not_in_future(field: str, day: dt.date, today: dt.date, citation: str) -> None:
@@ -291,15 +302,7 @@ def _apply_details(application: Application, data: dict[str, Any], actor) -> lis
 
 
 def _next_number(town, year: int) -> str:
-    prefix = f"SMP-{town.slug[:3].upper()}-{year}-"
-    last = (
-        Application.objects.filter(number__startswith=prefix)
-        .order_by("-number")
-        .values_list("number", flat=True)
-        .first()
-    )
-    n = int(last.rsplit("-", 1)[1]) + 1 if last else 1
-    return f"{prefix}{n:04d}"
+    return next_number(Application.objects.all(), f"SMP-{town.slug[:3].upper()}-{year}-")
 
 
 def application_start(*, town, actor, data: dict[str, Any], today: dt.date | None = None):
@@ -794,11 +797,8 @@ def application_submit(application: Application, *, actor, today: dt.date | None
     """File the application with the Board; the filing date becomes the law date."""
     today = _today(today)
     with transaction.atomic():
-        a = lock_row(application, "town")
-        policy.require(actor, "application.submit", a)
-        _require_source("submit", a)
-        a.submitted_on = today
-        a.law_date = today
+        a = _locked_for_step(application, actor, "application.submit", "submit")
+        a.submitted_on = a.law_date = today
         a.save(update_fields=["submitted_on", "law_date", "updated_at"])
         _determine_applicability(a)
         application_transition(
@@ -823,9 +823,7 @@ def application_resubmit(application: Application, *, actor, today: dt.date | No
     """Send an incomplete application back for another completeness review."""
     today = _today(today)
     with transaction.atomic():
-        a = lock_row(application, "town")
-        policy.require(actor, "application.submit", a)
-        _require_source("resubmit", a)
+        a = _locked_for_step(application, actor, "application.submit", "resubmit")
         a.submitted_on = today
         a.save(update_fields=["submitted_on", "updated_at"])
         application_transition(
@@ -893,17 +891,15 @@ def completeness_find_complete(
     """
     today = _today(today)
     with transaction.atomic():
-        a = lock_row(application, "town")
-        policy.require(actor, "completeness.review", a)
-        _require_source("find_complete", a)
+        a = _locked_for_step(application, actor, "completeness.review", "find_complete")
         received = received_complete_on or a.submitted_on or today
-        if a.submitted_on and received < a.submitted_on:
-            raise InputError(
-                "received_complete_on",
-                received.isoformat(),
-                f"is before the application was submitted ({a.submitted_on.isoformat()})",
-                "§ 267-18E",
-            )
+        not_before(
+            "received_complete_on",
+            received,
+            a.submitted_on,
+            "the application was submitted",
+            "§ 267-18E",
+        )
         _not_in_future("received_complete_on", received, today, "§ 267-18E")
         unmet = checklist_unmet(intake_checklist(a, today=today))
         if unmet:
@@ -1129,13 +1125,7 @@ def referral_send(
     if not boards:
         raise InputError("boards", "", "choose at least one board", "§ 267-18C")
     _not_in_future("sent_on", sent_on, today, "§ 267-18C")
-    if response_due < sent_on:
-        raise InputError(
-            "response_due",
-            response_due.isoformat(),
-            f"is before the copy was sent ({sent_on.isoformat()})",
-            "§ 267-18C",
-        )
+    not_before("response_due", response_due, sent_on, "the copy was sent", "§ 267-18C")
     with transaction.atomic():
         a = lock_row(application, "town")
         _allow(actor, "referral.manage", a, REVIEW_STATES, "Sending referrals")
@@ -1164,13 +1154,7 @@ def referral_respond(
     today = _today(today)
     if not response.strip():
         raise InputError("response", response, "record what the board said", "§ 267-18C")
-    if responded_on < referral.sent_on:
-        raise InputError(
-            "responded_on",
-            responded_on.isoformat(),
-            f"is before the copy was sent ({referral.sent_on.isoformat()})",
-            "§ 267-18C",
-        )
+    not_before("responded_on", responded_on, referral.sent_on, "the copy was sent", "§ 267-18C")
     _not_in_future("responded_on", responded_on, today, "§ 267-18C")
     with transaction.atomic():
         a = lock_row(referral.application, "town")
