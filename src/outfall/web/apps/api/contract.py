@@ -155,7 +155,7 @@ def _field_of(loc: Iterable) -> str:
     parts = [str(p) for p in loc]
     if parts and parts[0] in ("query", "path", "body", "form", "file", "header", "cookie"):
         parts = parts[1:]
-    if len(parts) > 1 and parts[0] in ("payload", "filters"):
+    if parts and parts[0] in ("payload", "filters"):
         parts = parts[1:]
     return ".".join(parts) or "body"
 
