@@ -12,7 +12,7 @@ from django.conf import settings
 from django.core.management import call_command
 
 from outfall.web.apps.audit.backups import backed_up_models, media_files, serialize_rows, sha256_of
-from tests.web.audit.owner import checks_done
+from tests.web.audit.owner import checks_deferred, checks_done
 
 
 def table_contents() -> dict[str, list]:
@@ -35,6 +35,7 @@ def emptied(test_settings, new_media_root: Path) -> None:
     empty media root (`test_settings`: pytest-django's `settings`, which puts it back)."""
     checks_done()
     call_command("flush", interactive=False, verbosity=0, stdout=io.StringIO())
+    checks_deferred()
     test_settings.MEDIA_ROOT = new_media_root
 
 

@@ -15,6 +15,14 @@ def checks_done() -> None:
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
 
 
+def checks_deferred() -> None:
+    """Back to PostgreSQL's usual way for the rest of the transaction: foreign keys checked at
+    commit (rows may then be written in any order, as a restore writes them)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+
+
 def as_owner(sql: str, params=()) -> None:
     """Run `sql` as the database's owner would to tamper: with the append-only triggers off."""
     checks_done()

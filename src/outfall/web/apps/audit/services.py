@@ -19,8 +19,9 @@ from outfall.web.apps.core.models import Town
 # What a row names as its section when no bylaw section governs the act.
 ACCOUNT_SECTION = "none: a person's own account, not an act under the bylaw"
 RECORD_SECTION = "none: keeping the audit record, not an act under the bylaw"
-# PostgreSQL advisory lock held while a row joins the installation-wide chain.
-INSTALLATION_CHAIN_LOCK = 267_000_010
+# PostgreSQL advisory lock (a pair: the audit record's space, then 0) held while a row joins the
+# installation-wide chain; the jobs' leases use another space.
+INSTALLATION_CHAIN_LOCK = (26701, 0)
 
 
 def audit_record(
@@ -82,7 +83,7 @@ def _lock_chain(town_id) -> None:
         list(Town.objects.select_for_update().filter(pk=town_id).values_list("pk", flat=True))
     elif connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [INSTALLATION_CHAIN_LOCK])
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", INSTALLATION_CHAIN_LOCK)
 
 
 def audit_verification_run(town, *, how: str, actor=None) -> AuditVerification:
