@@ -26,6 +26,7 @@ from outfall.web.apps.enforcement.services.common import (
     today_or,
 )
 from outfall.web.apps.enforcement.services.writes import CaseWrite
+from outfall.web.apps.kit.numbers import next_number
 from outfall.web.apps.kit.writes import audit
 
 CASE_FIELDS = (
@@ -41,15 +42,9 @@ REQUIRED = ("violator_name", "violator_address", "property_address", "descriptio
 
 
 def _next_number(town, article: str, year: int) -> str:
+    """ENF-<TOWN>-<article>-<year>-NNNN."""
     prefix = f"ENF-{town.slug[:3].upper()}-{article}-{year}-"
-    last = (
-        EnforcementCase.objects.filter(number__startswith=prefix)
-        .order_by("-number")
-        .values_list("number", flat=True)
-        .first()
-    )
-    n = int(last.rsplit("-", 1)[1]) + 1 if last else 1
-    return f"{prefix}{n:04d}"
+    return next_number(EnforcementCase.objects.all(), prefix)
 
 
 def _check_in_force(article: str, town, day: dt.date) -> None:
