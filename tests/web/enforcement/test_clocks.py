@@ -101,10 +101,13 @@ def test_the_api_deadlines_list_enforcement_clocks_by_source(login, cases, today
     assert body[0]["case_url"] == f"/dpw/enforcement/{case.pk}/"
 
 
-def test_dpw_staff_are_reminded_of_an_order_deadline_due_soon(cases, today):
+def test_dpw_staff_are_reminded_of_an_order_deadline_due_soon(
+    cases, today, django_capture_on_commit_callbacks
+):
     case = cases.open("I", opened_on=today - days(10))
     cases.order(case, issued_on=today - days(9), deadline=today + days(2), today=today)
-    run = deadline_reminders_send(today=today)
+    with django_capture_on_commit_callbacks(execute=True):  # the reminders leave by the outbox
+        run = deadline_reminders_send(today=today)
     assert set(run.sent) == {"dpw_staff", "dpw_director"}
     body = next(m for m in mail.outbox if m.to == ["dpw_staff@example.org"]).body
     assert case.number in body and f"/dpw/enforcement/{case.pk}/" in body

@@ -15,8 +15,10 @@ class Job(models.Model):
         DONE = "done", "Done"
         FAILED = "failed", "Failed"
 
+    # Jobs are the queue's bookkeeping, not the record (the audit rows are): they go with their
+    # town, and keep no person from being removed.
     town = models.ForeignKey(
-        "core.Town", on_delete=models.PROTECT, null=True, blank=True, related_name="jobs"
+        "core.Town", on_delete=models.CASCADE, null=True, blank=True, related_name="jobs"
     )
     label = models.CharField(max_length=300, help_text="what the job does, in words")
     work = models.CharField(max_length=200, help_text="dotted path of the @work function")
@@ -34,7 +36,7 @@ class Job(models.Model):
     )
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
+        on_delete=models.SET_NULL,
         null=True,
         blank=True,
         related_name="jobs",
