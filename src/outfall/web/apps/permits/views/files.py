@@ -12,16 +12,14 @@ from django.views.decorators.http import require_GET
 
 from outfall.web.apps.core.files import stored_file_response
 from outfall.web.apps.permits.models import Upload
-from outfall.web.apps.permits.policy import require
-from outfall.web.apps.permits.selectors import application_get
 from outfall.web.apps.permits.selectors import files as sel
+from outfall.web.apps.permits.views.cases import case_for
 
 
 @login_required
 @require_GET
 def upload_download(request, pk: int, upload_pk: int):
-    application = application_get(request.user, pk)
-    require(request.user, "case.view", application)
+    application = case_for(request, pk)
     try:
         upload = sel.upload_get(application, upload_pk)
     except Upload.DoesNotExist:

@@ -1,22 +1,22 @@
 """Pages for the O&M obligations that outlive the permit (§ 267-20): responsible parties,
 changes of owner, amendments of the maintenance schedule, recurring tasks and their reports.
-They stay open after the certificate and after the file is closed.
+They stay open after the certificate and after the file is closed. Each step is declared once
+in `PAGES`, like the construction steps, from the selectors' table of O&M steps.
 """
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
 from django.http import Http404
-from django.shortcuts import render
 from django.urls import path, reverse
 
-from outfall.web.apps.kit.steps import RecordSteps
+from outfall.web.apps.kit.steps import RecordSteps, answered
 from outfall.web.apps.permits.forms import om as f
 from outfall.web.apps.permits.policy import require
 from outfall.web.apps.permits.selectors import application_get
 from outfall.web.apps.permits.selectors import om as sel
 from outfall.web.apps.permits.services import om as svc
-from outfall.web.apps.permits.views.construction import CONSTRUCTION, step_page
+from outfall.web.apps.permits.views.cases import case_view
+from outfall.web.apps.permits.views.construction import CONSTRUCTION, table_steps
 
 OM = RecordSteps(
     get=application_get,
@@ -24,125 +24,78 @@ OM = RecordSteps(
     url=lambda a: reverse("permits:om", args=[a.pk]),
     subject=CONSTRUCTION.subject,
     back_label=CONSTRUCTION.back_label,
+    describe=CONSTRUCTION.describe,
+    blockers=lambda a, step: sel.step_blockers(a, step.key, steps=sel.OM_STEPS),
 )
+page = table_steps(sel.OM_STEPS)
 
 
-def _om_step(request, pk, step, **kwargs):
-    return step_page(request, pk, step=step, steps=sel.OM_STEPS, record=OM, **kwargs)
+om_page = case_view("permits/om/page.html", lambda user, a: {"om": sel.om_record(user, a)})
 
 
-@login_required
-def om_page(request, pk: int):
-    application = application_get(request.user, pk)
-    require(request.user, "case.view", application)
-    return render(
-        request,
-        "permits/om/page.html",
-        {"application": application, "om": sel.om_record(request.user, application)},
-    )
+def _ownership_change(application, *, actor, old_party, **change):
+    """The change is recorded on the party that hands over (chosen on the form)."""
+    return svc.ownership_change_record(old_party, actor=actor, **change)
 
 
-@login_required
-def party_add(request, pk):
-    return _om_step(
-        request,
-        pk,
-        "party_add",
-        form_class=f.PartyForm,
-        perform=lambda r, a, d, form, obj: (
-            svc.responsible_party_add(a, actor=r.user, **d) and "Responsible party added."
-        ),
-    )
+def _party_names(application) -> dict:
+    parties = application.responsible_parties.order_by("name").values_list("name", flat=True)
+    return {"names": list(dict.fromkeys(parties))}
 
 
-@login_required
-def ownership_change(request, pk):
-    return _om_step(
-        request,
-        pk,
-        "ownership_change",
-        form_class=f.OwnershipChangeForm,
-        form_kwargs=lambda a: {"parties": a.responsible_parties.filter(until__isnull=True)},
-        perform=lambda r, a, d, form, obj: (
-            svc.ownership_change_record(
-                d["old_party"],
-                new_name=d["new_name"],
-                new_address=d["new_address"],
-                new_email=d.get("new_email", ""),
-                transferred_on=d["transferred_on"],
-                notified_on=d["notified_on"],
-                actor=r.user,
-            )
-            and "Change of responsibility recorded."
-        ),
-    )
-
-
-@login_required
-def amendment_add(request, pk):
-    return _om_step(
-        request,
-        pk,
-        "amendment_add",
-        form_class=f.AmendmentForm,
-        form_kwargs=lambda a: {
-            "names": list(
-                dict.fromkeys(a.responsible_parties.order_by("name").values_list("name", flat=True))
-            )
-        },
-        perform=lambda r, a, d, form, obj: (
-            svc.om_amendment_record(a, actor=r.user, **d) and "Amendment recorded."
-        ),
-    )
-
-
-@login_required
-def obligation_add(request, pk):
-    return _om_step(
-        request,
-        pk,
-        "obligation_add",
-        form_class=f.ObligationForm,
-        perform=lambda r, a, d, form, obj: (
-            svc.om_obligation_add(a, actor=r.user, **d) and "Recurring task added."
-        ),
-    )
-
-
-def _obligation(application, pk):
+def _obligation(application, item: int):
     try:
-        return sel.om_obligation_get(application, pk)
+        return sel.om_obligation_get(application, item)
     except application.om_obligations.model.DoesNotExist:
         raise Http404("No such O&M task") from None
 
 
-@login_required
-def report_add(request, pk, obligation_pk):
-    return _om_step(
-        request,
-        pk,
+PAGES = (
+    page(
+        "party_add",
+        "om_party_add",
+        "parties/new/",
+        f.PartyForm,
+        svc.responsible_party_add,
+        "Responsible party added.",
+    ),
+    page(
+        "ownership_change",
+        "om_ownership_change",
+        "ownership/",
+        f.OwnershipChangeForm,
+        _ownership_change,
+        "Change of responsibility recorded.",
+        form_kwargs=lambda a: {"parties": a.responsible_parties.filter(until__isnull=True)},
+    ),
+    page(
+        "amendment_add",
+        "om_amendment_add",
+        "amendments/new/",
+        f.AmendmentForm,
+        svc.om_amendment_record,
+        "Amendment recorded.",
+        form_kwargs=_party_names,
+    ),
+    page(
+        "obligation_add",
+        "om_obligation_add",
+        "obligations/new/",
+        f.ObligationForm,
+        svc.om_obligation_add,
+        "Recurring task added.",
+    ),
+    page(
         "report_add",
-        form_class=f.ReportForm,
-        target=lambda a: _obligation(a, obligation_pk),
-        perform=lambda r, a, d, form, obj: (
-            svc.om_report_submit(
-                obj,
-                performed_on=d["performed_on"],
-                findings=d["findings"],
-                satisfactory=d["satisfactory"] == "yes",
-                actor=r.user,
-            )
-            and "Report received; the next due date has moved forward."
-        ),
-    )
-
+        "om_report_add",
+        "obligations/<int:item>/report/",
+        f.ReportForm,
+        svc.om_report_submit,
+        "Report received; the next due date has moved forward.",
+        target=_obligation,
+        keywords=answered("satisfactory"),
+    ),
+)
 
 P = "<int:pk>/om/"
-urlpatterns = [
-    path(P, om_page, name="om"),
-    path(P + "parties/new/", party_add, name="om_party_add"),
-    path(P + "ownership/", ownership_change, name="om_ownership_change"),
-    path(P + "amendments/new/", amendment_add, name="om_amendment_add"),
-    path(P + "obligations/new/", obligation_add, name="om_obligation_add"),
-    path(P + "obligations/<int:obligation_pk>/report/", report_add, name="om_report_add"),
-]
+urlpatterns = [path(P, om_page, name="om"), *OM.urls(P, PAGES)]

@@ -1,0 +1,70 @@
+"""The one shape of a search page and of a map page: the filter form and what it found, and what
+a map's script reads (the one tile server and its attribution, the town's centre, and the URL of
+its markers narrowed by the same filters).
+
+A page's filters are its form's `criteria` (something with `as_query()`), or None when the form
+has errors: then nothing is searched and the page answers 400 with the errors on the form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.shortcuts import render
+from django.utils.http import urlencode
+
+# Where a map of a town with no centre on record opens (Norfolk, Massachusetts).
+DEFAULT_CENTRE = (42.1193, -71.325)
+
+
+def query_of(criteria) -> str:
+    """The query string that repeats a search (empty when the filters are wrong)."""
+    return urlencode(criteria.as_query()) if criteria is not None else ""
+
+
+def status_of(criteria) -> int:
+    """200, or 400 when the filters are wrong."""
+    return 200 if criteria is not None else 400
+
+
+def search_page(
+    request,
+    template: str,
+    form,
+    criteria,
+    search: Callable[[Any], Any],
+    *,
+    rows: str,
+    shown: int,
+    **more,
+):
+    """A search page: the form, and the first `shown` rows `search(criteria)` finds (under
+    `rows`), how many it found and the query string that repeats it; `more` adds what else the
+    page shows."""
+    found = search(criteria) if criteria is not None else None
+    context = {
+        "form": form,
+        rows: found[:shown] if found is not None else None,
+        "count": found.count() if found is not None else 0,
+        "shown": shown,
+        "query": query_of(criteria),
+        **more,
+    }
+    return render(request, template, context, status=status_of(criteria))
+
+
+def map_config(town, markers: tuple[str, str], criteria) -> dict:
+    """What a map page's script reads: the tile server and its attribution, where the map opens
+    (the town's centre) and the URL of its markers (`markers`: the key the script reads it
+    under and the URL) with the page's filters."""
+    key, url = markers
+    query = query_of(criteria)
+    centre = [town.map_center_lat, town.map_center_lon] if town else list(DEFAULT_CENTRE)
+    return {
+        "tiles": settings.OUTFALL_MAP_TILES,
+        "attribution": settings.OUTFALL_MAP_ATTRIBUTION,
+        "center": centre,
+        key: url + (f"?{query}" if query else ""),
+    }
