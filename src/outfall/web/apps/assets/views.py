@@ -6,13 +6,13 @@ investigations. Staff-only: DPW staff and the DPW Director of the town (§ 267-5
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 
 from outfall.web.apps.assets import forms as f
@@ -22,7 +22,8 @@ from outfall.web.apps.assets.geojson import feature_collection
 from outfall.web.apps.assets.models import ScreeningSetting
 from outfall.web.apps.assets.policy import ACTIONS, can, require
 from outfall.web.apps.assets.screening import DEFAULT_SETTINGS, DRY_WEATHER_HOURS, PARAMETERS
-from outfall.web.apps.kit.steps import step_page
+from outfall.web.apps.kit.search import map_config, search_page
+from outfall.web.apps.kit.steps import RecordSteps, Step, step_page
 from outfall.web.apps.kit.versions import edit_token
 
 SHOWN = 500
@@ -52,8 +53,7 @@ def _form_page(
         "section": ACTIONS[action].citation,
         "intro": intro,
         "back": back,
-        "refusal_heading": "Nothing was imported",
-        "refusal_intro": "Correct every problem below and import the file again:",
+        **REFUSAL_WORDS,
     }
     return step_page(request, form=form, perform=perform, context=context)
 
@@ -69,27 +69,34 @@ def _filters(request, town):
     return form, (form.criteria() if form.is_valid() else None)
 
 
-@login_required
-@require_GET
-def inventory(request):
+def _search(request, template: str, shows: Callable[[Any, Any], dict]):
+    """The town's structures the page's filters find (a list or a map); `shows(town, criteria)`
+    adds what else the page shows."""
     town = _town(request)
     require(request.user, "asset.view", town=town)
     form, criteria = _filters(request, town)
-    found = sel.asset_search(request.user, town, criteria) if criteria is not None else None
-    query = urlencode(criteria.as_query()) if criteria is not None else ""
-    return render(
+    return search_page(
+        request,
+        template,
+        form,
+        criteria,
+        lambda c: sel.asset_search(request.user, town, c),
+        rows="assets",
+        shown=SHOWN,
+        **shows(town, criteria),
+    )
+
+
+@login_required
+@require_GET
+def inventory(request):
+    return _search(
         request,
         "assets/inventory.html",
-        {
-            "form": form,
-            "assets": found[:SHOWN] if found is not None else None,
-            "count": found.count() if found is not None else 0,
-            "shown": SHOWN,
-            "query": query,
+        lambda town, criteria: {
             "may_edit": can(request.user, "asset.edit", town=town),
             "may_import": can(request.user, "asset.import", town=town),
         },
-        status=200 if criteria is not None else 400,
     )
 
 
@@ -120,74 +127,13 @@ def asset_new(request):
 
 
 @login_required
-def asset_detail(request, pk: int):
-    asset = sel.asset_get(request.user, pk)
-    require(request.user, "asset.view", asset)
-    return render(
-        request,
-        "assets/detail.html",
-        {
-            "asset": asset,
-            "record": sel.asset_record(asset),
-            "line": (asset.properties or {}).get("geometry"),
-            "extra": {k: v for k, v in (asset.properties or {}).items() if k != "geometry"},
-            "may_edit": can(request.user, "asset.edit", asset),
-            "may_screen": can(request.user, "screening.record", asset)
-            and asset.kind in sel.SCREENED_KINDS,
-            "may_investigate": can(request.user, "catchment.manage", asset)
-            and asset.kind in sel.SCREENED_KINDS,
-        },
-    )
-
-
-@login_required
-def asset_edit(request, pk: int):
-    asset = sel.asset_get(request.user, pk)
-    require(request.user, "asset.edit", asset)
-    initial = {k: getattr(asset, k) for k in svc.ASSET_FIELDS}
-    initial["based_on"] = edit_token(asset, svc.ASSET_FIELDS)
-    form = f.AssetForm(request.POST or None, town=asset.town, asset=asset, initial=initial)
-
-    def perform(d):
-        svc.asset_update(asset, actor=request.user, based_on=d.get("based_on"), **_asset_values(d))
-        return f"{asset.asset_id} saved.", reverse("assets:detail", args=[asset.pk])
-
-    return _form_page(
-        request,
-        form,
-        perform,
-        title=f"Edit {asset.asset_id}",
-        action="asset.edit",
-        back=reverse("assets:detail", args=[asset.pk]),
-    )
-
-
-@login_required
 @require_GET
 def asset_map(request):
-    town = _town(request)
-    require(request.user, "asset.view", town=town)
-    form, criteria = _filters(request, town)
-    query = urlencode(criteria.as_query()) if criteria is not None else ""
-    config = {
-        "tiles": settings.OUTFALL_MAP_TILES,
-        "attribution": settings.OUTFALL_MAP_ATTRIBUTION,
-        "center": [town.map_center_lat, town.map_center_lon],
-        "assets": reverse("assets:map_assets") + (f"?{query}" if query else ""),
-    }
-    found = sel.asset_search(request.user, town, criteria) if criteria is not None else None
-    return render(
+    markers = ("assets", reverse("assets:map_assets"))
+    return _search(
         request,
         "assets/map.html",
-        {
-            "form": form,
-            "assets": found[:SHOWN] if found is not None else None,
-            "count": found.count() if found is not None else 0,
-            "shown": SHOWN,
-            "map_config": config,
-            "query": query,
-        },
-        status=200 if criteria is not None else 400,
+        lambda town, criteria: {"map_config": map_config(town, markers, criteria)},
     )
 
 
@@ -311,22 +257,6 @@ def round_new(request):
     )
 
 
-@login_required
-@require_GET
-def round_detail(request, pk: int):
-    screening_round = sel.round_get(request.user, pk)
-    require(request.user, "screening.view", screening_round)
-    return render(
-        request,
-        "assets/round.html",
-        {
-            "round": screening_round,
-            "stops": sel.round_progress(screening_round),
-            "may_record": can(request.user, "screening.record", screening_round),
-        },
-    )
-
-
 def _dry_window_intro(town) -> str:
     window = sel.setting_get(town, DRY_WEATHER_HOURS)
     return (
@@ -390,53 +320,6 @@ def visit_new(request):
     require(request.user, "screening.record", town=town)
     outfalls = sel.screenable_outfalls(town).order_by("asset_id")
     return _visit_page(request, town, outfalls, None, reverse("assets:screening"))
-
-
-@login_required
-@require_GET
-def visit_detail(request, pk: int):
-    visit = sel.visit_get(request.user, pk)
-    require(request.user, "screening.view", visit.asset)
-    return render(
-        request,
-        "assets/visit.html",
-        {
-            "visit": visit,
-            "samples": [(s, PARAMETERS.get(s.parameter)) for s in visit.samples.all()],
-            "investigations": visit.catchment_investigations.all(),
-            "sample_form": f.SampleForm(),
-            "may_record": can(request.user, "screening.record", visit.asset),
-            "may_investigate": can(request.user, "catchment.manage", visit.asset),
-        },
-    )
-
-
-@login_required
-def sample_new(request, pk: int):
-    visit = sel.visit_get(request.user, pk)
-    require(request.user, "screening.record", visit.asset)
-    form = f.SampleForm(request.POST or None)
-
-    def perform(d):
-        sample = svc.sample_add(
-            visit,
-            parameter=d["parameter"],
-            value=d["value"],
-            unit=d.get("unit") or "",
-            method=d["method"],
-            actor=request.user,
-        )
-        verdict = " It exceeds the town's threshold." if sample.exceeds_threshold else ""
-        return "Result recorded." + verdict, reverse("assets:visit", args=[visit.pk])
-
-    return _form_page(
-        request,
-        form,
-        perform,
-        title=f"Add a result to the visit to {visit.asset.asset_id}",
-        action="screening.record",
-        back=reverse("assets:visit", args=[visit.pk]),
-    )
 
 
 @login_required
@@ -547,58 +430,139 @@ def catchment_open(request, visit_pk: int):
     )
 
 
-@login_required
-@require_GET
-def catchment_detail(request, pk: int):
-    ci = sel.catchment_get(request.user, pk)
-    require(request.user, "catchment.view", ci)
-    return render(
-        request,
-        "assets/catchment.html",
-        {
-            "ci": ci,
-            "record": sel.catchment_record(ci),
-            "may_manage": can(request.user, "catchment.manage", ci) and ci.closed_on is None,
-            "findings_form": f.FindingsForm(initial={"findings": ci.findings}),
-            "close_form": f.CloseForm(),
-            "link_form": f.LinkForm(),
-        },
+# ------------------------------------------------------------------ each record's pages
+
+REFUSAL_WORDS = {
+    "refusal_heading": "Nothing was imported",
+    "refusal_intro": "Correct every problem below and import the file again:",
+}
+
+
+def _record_pages(get, url_name: str, require_on=lambda record: record) -> RecordSteps:
+    """The pages of one kind of record of the storm drain system (its policy is asked of
+    `require_on(record)`, which has the town)."""
+    return RecordSteps(
+        get=get,
+        require=lambda user, action, record: require(user, action, require_on(record)),
+        url=lambda record: reverse(url_name, args=[record.pk]),
+        section=lambda record, action: ACTIONS[action].citation,
+        context=lambda record, step: REFUSAL_WORDS,
     )
 
 
-def _catchment_step(request, pk, form_class, title, run):
-    ci = sel.catchment_get(request.user, pk)
-    require(request.user, "catchment.manage", ci)
-    form = form_class(request.POST or None)
-    back = reverse("assets:catchment", args=[ci.pk])
-
-    def perform(d):
-        return run(ci, d), back
-
-    return _form_page(
-        request, form, perform, title=f"{title} — {ci.number}", action="catchment.manage", back=back
-    )
+ASSET = _record_pages(sel.asset_get, "assets:detail")
+ROUND = _record_pages(sel.round_get, "assets:round")
+VISIT = _record_pages(sel.visit_get, "assets:visit", require_on=lambda visit: visit.asset)
+CATCHMENT = _record_pages(sel.catchment_get, "assets:catchment")
 
 
-@login_required
-def catchment_findings(request, pk: int):
-    return _catchment_step(
-        request,
-        pk,
+def _asset_page(user, asset) -> dict:
+    screened = asset.kind in sel.SCREENED_KINDS
+    return {
+        "asset": asset,
+        "record": sel.asset_record(asset),
+        "line": (asset.properties or {}).get("geometry"),
+        "extra": {k: v for k, v in (asset.properties or {}).items() if k != "geometry"},
+        "may_edit": can(user, "asset.edit", asset),
+        "may_screen": can(user, "screening.record", asset) and screened,
+        "may_investigate": can(user, "catchment.manage", asset) and screened,
+    }
+
+
+def _round_page(user, screening_round) -> dict:
+    return {
+        "round": screening_round,
+        "stops": sel.round_progress(screening_round),
+        "may_record": can(user, "screening.record", screening_round),
+    }
+
+
+def _visit_record(user, visit) -> dict:
+    return {
+        "visit": visit,
+        "samples": [(s, PARAMETERS.get(s.parameter)) for s in visit.samples.all()],
+        "investigations": visit.catchment_investigations.all(),
+        "sample_form": f.SampleForm(),
+        "may_record": can(user, "screening.record", visit.asset),
+        "may_investigate": can(user, "catchment.manage", visit.asset),
+    }
+
+
+def _catchment_page(user, ci) -> dict:
+    return {
+        "ci": ci,
+        "record": sel.catchment_record(ci),
+        "may_manage": can(user, "catchment.manage", ci) and ci.closed_on is None,
+        "findings_form": f.FindingsForm(initial={"findings": ci.findings}),
+        "close_form": f.CloseForm(),
+        "link_form": f.LinkForm(),
+    }
+
+
+asset_detail = ASSET.view("assets/detail.html", _asset_page, action="asset.view")
+round_detail = ROUND.view("assets/round.html", _round_page, action="screening.view", get_only=True)
+visit_detail = VISIT.view(
+    "assets/visit.html", _visit_record, action="screening.view", get_only=True
+)
+catchment_detail = CATCHMENT.view(
+    "assets/catchment.html", _catchment_page, action="catchment.view", get_only=True
+)
+
+
+def _edited(asset) -> dict:
+    """The structure as it is, and the version the edit starts from (kit.versions)."""
+    initial = {k: getattr(asset, k) for k in svc.ASSET_FIELDS}
+    return {**initial, "based_on": edit_token(asset, svc.ASSET_FIELDS)}
+
+
+def _sampled(visit, sample) -> str:
+    verdict = " It exceeds the town's threshold." if sample.exceeds_threshold else ""
+    return "Result recorded." + verdict
+
+
+EDIT = (
+    Step(
+        "edit",
+        "edit/",
+        f.AssetForm,
+        svc.asset_update,
+        lambda asset, saved: f"{asset.asset_id} saved.",
+        title=lambda asset: f"Edit {asset.asset_id}",
+        action="asset.edit",
+        form_kwargs=lambda asset: {"town": asset.town, "asset": asset},
+        initial=_edited,
+        keywords=lambda asset, d, form: {"based_on": d.get("based_on"), **_asset_values(d)},
+    ),
+)
+SAMPLE = (
+    Step(
+        "sample_new",
+        "results/new/",
+        f.SampleForm,
+        svc.sample_add,
+        _sampled,
+        title=lambda visit: f"Add a result to the visit to {visit.asset.asset_id}",
+        action="screening.record",
+        keywords=lambda visit, d, form: {**d, "unit": d.get("unit") or ""},
+    ),
+)
+CATCHMENT_STEPS = (
+    Step(
+        "catchment_findings",
+        "findings/",
         f.FindingsForm,
-        "Record findings",
-        lambda ci, d: (
-            svc.catchment_findings_record(ci, actor=request.user, **d) and "Findings recorded."
-        ),
-    )
-
-
-@login_required
-def catchment_close(request, pk: int):
-    return _catchment_step(
-        request,
-        pk,
+        svc.catchment_findings_record,
+        "Findings recorded.",
+        title=lambda ci: f"Record findings — {ci.number}",
+        action="catchment.manage",
+    ),
+    Step(
+        "catchment_close",
+        "close/",
         f.CloseForm,
-        "Close the investigation",
-        lambda ci, d: svc.catchment_close(ci, actor=request.user, **d) and "Investigation closed.",
-    )
+        svc.catchment_close,
+        "Investigation closed.",
+        title=lambda ci: f"Close the investigation — {ci.number}",
+        action="catchment.manage",
+    ),
+)

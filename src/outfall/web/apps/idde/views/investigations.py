@@ -5,16 +5,13 @@ engine, refer a prohibited discharge to enforcement (§ 267-10A), close.
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils import timezone
-from django.views.decorators.http import require_POST
 
-from outfall.compliance.lifecycle import TransitionNotAllowed
 from outfall.law.errors import LawError
 from outfall.web.apps.assets import policy as asset_policy
 from outfall.web.apps.assets import selectors as asset_selectors
@@ -26,7 +23,8 @@ from outfall.web.apps.idde.forms import investigations as f
 from outfall.web.apps.idde.selectors import investigations as sel
 from outfall.web.apps.idde.selectors.reports import report_get
 from outfall.web.apps.idde.services import investigations as svc
-from outfall.web.apps.kit.steps import Attempt, step_attempt, step_page
+from outfall.web.apps.kit.forms import AccessibleForm
+from outfall.web.apps.kit.steps import Attempt, RecordSteps, Step, step_attempt, step_page
 from outfall.web.apps.kit.versions import edit_token
 
 FACT_FIELDS = svc.EDITABLE_FIELDS
@@ -111,7 +109,7 @@ def investigation_detail(request, pk: int):
     return _detail(request, investigation)
 
 
-def _detail(request, investigation, *, status=200, refusal=(), close_form=None):
+def _detail(request, investigation, *, status=200, refusal=(), **forms):
     user = request.user
     return render(
         request,
@@ -122,7 +120,7 @@ def _detail(request, investigation, *, status=200, refusal=(), close_form=None):
             "determinations": sel.determination_list(investigation),
             "steps": sel.investigation_steps(investigation),
             "refusal": refusal,
-            "close_form": close_form or f.CloseInvestigationForm(),
+            "close_form": forms.get("close_form") or f.CloseInvestigationForm(),
             "enforcement_url": svc.enforcement_url(investigation),
             "may_manage": policy.can(user, "investigation.manage", obj=investigation),
             "may_evaluate": policy.can(user, "investigation.evaluate", obj=investigation),
@@ -240,40 +238,6 @@ def _shown(value):
 
 
 @login_required
-@require_POST
-def investigation_refer(request, pk: int):
-    investigation = sel.investigation_get(request.user, pk)
-    policy.require(request.user, "investigation.refer", obj=investigation)
-    try:
-        investigation = svc.investigation_refer(investigation, actor=request.user)
-    except TransitionNotAllowed as exc:
-        return _detail(request, investigation, status=400, refusal=exc.reasons)
-    messages.success(
-        request, "Referral recorded. Open the enforcement case from the link on this page."
-    )
-    return redirect("idde:investigation_detail", investigation.pk)
-
-
-@login_required
-@require_POST
-def investigation_close(request, pk: int):
-    investigation = sel.investigation_get(request.user, pk)
-    policy.require(request.user, "investigation.close", obj=investigation)
-    form = f.CloseInvestigationForm(request.POST)
-
-    def perform(d):
-        svc.investigation_close(
-            investigation, actor=request.user, reason=d["reason"], note=d["note"]
-        )
-        return "Investigation closed.", _detail_url(investigation)
-
-    attempt = step_attempt(request, form, perform)
-    return attempt.done or _detail(
-        request, investigation, status=400, refusal=attempt.refusal, close_form=form
-    )
-
-
-@login_required
 def catchment_link(request, pk: int):
     """Link the illicit-discharge investigation opened from a catchment investigation of the
     storm drain system (the link is held by the investigation, so the step is this app's)."""
@@ -298,15 +262,41 @@ def catchment_link(request, pk: int):
     )
 
 
+# The steps taken from the investigation's own page.
+INVESTIGATION = RecordSteps(
+    get=sel.investigation_get,
+    require=lambda user, action, investigation: policy.require(user, action, obj=investigation),
+    url=_detail_url,
+    shown=_detail,
+)
+FROM_PAGE = (
+    Step(
+        "investigation_refer",
+        "refer/",
+        AccessibleForm,
+        svc.investigation_refer,
+        "Referral recorded. Open the enforcement case from the link on this page.",
+        action="investigation.refer",
+        form_name="refer_form",
+    ),
+    Step(
+        "investigation_close",
+        "close/",
+        f.CloseInvestigationForm,
+        svc.investigation_close,
+        "Investigation closed.",
+        action="investigation.close",
+        form_name="close_form",
+    ),
+)
+
+P = "investigations/"
 urlpatterns = [
     path("catchments/<int:pk>/link/", catchment_link, name="catchment_link"),
-    path("investigations/", investigation_list, name="investigation_list"),
-    path("investigations/new/", investigation_new, name="investigation_new"),
-    path("investigations/<int:pk>/", investigation_detail, name="investigation_detail"),
-    path("investigations/<int:pk>/facts/", investigation_facts, name="investigation_facts"),
-    path(
-        "investigations/<int:pk>/evaluate/", investigation_evaluate, name="investigation_evaluate"
-    ),
-    path("investigations/<int:pk>/refer/", investigation_refer, name="investigation_refer"),
-    path("investigations/<int:pk>/close/", investigation_close, name="investigation_close"),
+    path(P, investigation_list, name="investigation_list"),
+    path(P + "new/", investigation_new, name="investigation_new"),
+    path(P + "<int:pk>/", investigation_detail, name="investigation_detail"),
+    path(P + "<int:pk>/facts/", investigation_facts, name="investigation_facts"),
+    path(P + "<int:pk>/evaluate/", investigation_evaluate, name="investigation_evaluate"),
+    *INVESTIGATION.urls(P + "<int:pk>/", FROM_PAGE),
 ]

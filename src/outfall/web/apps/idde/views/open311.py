@@ -343,10 +343,11 @@ def token_lookup(request, town, token: str):
     )
 
 
+V2 = "open311/v2/"
 public_urlpatterns = [
-    path("open311/v2/services.json", services_list, name="open311_services"),
-    path("open311/v2/services/<str:code>.json", service_definition, name="open311_service"),
-    path("open311/v2/requests.json", requests_collection, name="open311_requests"),
-    path("open311/v2/requests/<str:request_id>.json", request_single, name="open311_request"),
-    path("open311/v2/tokens/<str:token>.json", token_lookup, name="open311_token"),
+    path(V2 + "services.json", services_list, name="open311_services"),
+    path(V2 + "services/<str:code>.json", service_definition, name="open311_service"),
+    path(V2 + "requests.json", requests_collection, name="open311_requests"),
+    path(V2 + "requests/<str:request_id>.json", request_single, name="open311_request"),
+    path(V2 + "tokens/<str:token>.json", token_lookup, name="open311_token"),
 ]

@@ -15,7 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods
 from django_ratelimit.decorators import ratelimit
 
 from outfall.kernel.errors import InputError
@@ -26,7 +26,7 @@ from outfall.web.apps.idde.models import Report
 from outfall.web.apps.idde.selectors import reports as sel
 from outfall.web.apps.idde.services import reports as svc
 from outfall.web.apps.kit.forms import add_input_error
-from outfall.web.apps.kit.steps import step_attempt
+from outfall.web.apps.kit.steps import RecordSteps, Step
 
 DEFAULT_SUBMIT_RATE = "10/h"
 DEFAULT_STATUS_RATE = "60/m"
@@ -241,67 +241,6 @@ def _detail_page(request, report, *, status: int = 200, refusal=(), **forms):
     return render(request, "idde/reports/detail.html", context, status=status)
 
 
-def _report_action(request, pk, *, form_class, form_name, perform, done):
-    report = sel.report_get(request.user, pk)
-    policy.require(request.user, "report.triage", obj=report)
-    form = form_class(request.POST)
-
-    def step(d):
-        perform(report, d)
-        return done, report_url(report)
-
-    attempt = step_attempt(request, form, step)
-    return attempt.done or _detail_page(
-        request, report, status=400, refusal=attempt.refusal, **{form_name: form}
-    )
-
-
-@login_required
-@require_POST
-def report_triage(request, pk: int):
-    return _report_action(
-        request,
-        pk,
-        form_class=f.TriageForm,
-        form_name="triage_form",
-        perform=lambda r, d: svc.report_triage(
-            r, actor=request.user, status_note=d["status_note"], expected_on=d["expected_on"]
-        ),
-        done="Public status updated.",
-    )
-
-
-@login_required
-@require_POST
-def report_duplicate(request, pk: int):
-    return _report_action(
-        request,
-        pk,
-        form_class=f.DuplicateForm,
-        form_name="duplicate_form",
-        perform=lambda r, d: svc.report_mark_duplicate(
-            r,
-            duplicate_of=d["duplicate_of"],
-            actor=request.user,
-            status_note=d.get("status_note", ""),
-        ),
-        done="Marked as a duplicate.",
-    )
-
-
-@login_required
-@require_POST
-def report_close(request, pk: int):
-    return _report_action(
-        request,
-        pk,
-        form_class=f.CloseReportForm,
-        form_name="close_form",
-        perform=lambda r, d: svc.report_close(r, actor=request.user, status_note=d["status_note"]),
-        done="Report closed.",
-    )
-
-
 @login_required
 def report_photo(request, pk: int):
     report = sel.report_get(request.user, pk)
@@ -313,13 +252,47 @@ def report_url(report: Report) -> str:
     return reverse("idde:report_detail", args=[report.pk])
 
 
+# The triage steps, each a form on the report's page.
+REPORT = RecordSteps(
+    get=sel.report_get,
+    require=lambda user, action, report: policy.require(user, action, obj=report),
+    url=report_url,
+    shown=_detail_page,
+    action="report.triage",
+)
+TRIAGE = (
+    Step(
+        "report_triage",
+        "triage/",
+        f.TriageForm,
+        svc.report_triage,
+        "Public status updated.",
+        form_name="triage_form",
+    ),
+    Step(
+        "report_duplicate",
+        "duplicate/",
+        f.DuplicateForm,
+        svc.report_mark_duplicate,
+        "Marked as a duplicate.",
+        form_name="duplicate_form",
+    ),
+    Step(
+        "report_close",
+        "close/",
+        f.CloseReportForm,
+        svc.report_close,
+        "Report closed.",
+        form_name="close_form",
+    ),
+)
+
+P = "reports/"
 urlpatterns = [
-    path("reports/", report_list, name="report_list"),
-    path("reports/<int:pk>/", report_detail, name="report_detail"),
-    path("reports/<int:pk>/triage/", report_triage, name="report_triage"),
-    path("reports/<int:pk>/duplicate/", report_duplicate, name="report_duplicate"),
-    path("reports/<int:pk>/close/", report_close, name="report_close"),
-    path("reports/<int:pk>/photo/", report_photo, name="report_photo"),
+    path(P, report_list, name="report_list"),
+    path(P + "<int:pk>/", report_detail, name="report_detail"),
+    path(P + "<int:pk>/photo/", report_photo, name="report_photo"),
+    *REPORT.urls(P + "<int:pk>/", TRIAGE),
 ]
 
 public_urlpatterns = [

@@ -5,18 +5,17 @@ from __future__ import annotations
 import datetime as dt
 
 from django import forms
-from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.urls import path, reverse
-from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 
 from outfall.compliance.lifecycle import STATE_LABELS
 from outfall.kernel.errors import InputError
 from outfall.web.apps.kit.forms import FilterForm
+from outfall.web.apps.kit.search import map_config, query_of, search_page, status_of
 from outfall.web.apps.permits import policy
 from outfall.web.apps.permits.selectors.search import (
     ApplicationSearch,
@@ -101,19 +100,14 @@ def _criteria(request) -> tuple[ApplicationSearchForm, ApplicationSearch | None]
 def application_find(request):
     policy.require(request.user, "case.search")
     form, criteria = _criteria(request)
-    found = application_search(request.user, criteria) if criteria is not None else None
-    query = urlencode(criteria.as_query()) if criteria is not None else ""
-    return render(
+    return search_page(
         request,
         "permits/finder/search.html",
-        {
-            "form": form,
-            "results": found[:RESULTS_SHOWN] if found is not None else None,
-            "count": found.count() if found is not None else 0,
-            "shown": RESULTS_SHOWN,
-            "query": query,
-        },
-        status=200 if criteria is not None else 400,
+        form,
+        criteria,
+        lambda c: application_search(request.user, c),
+        rows="results",
+        shown=RESULTS_SHOWN,
     )
 
 
@@ -122,31 +116,18 @@ def application_find(request):
 def site_map(request):
     policy.require(request.user, "case.search")
     form, criteria = _criteria(request)
-    sites = application_sites(request.user, criteria) if criteria is not None else None
-    query = urlencode(criteria.as_query()) if criteria is not None else ""
-    town = getattr(request, "town", None)
-    config = {
-        "tiles": settings.OUTFALL_MAP_TILES,
-        "attribution": settings.OUTFALL_MAP_ATTRIBUTION,
-        "center": [town.map_center_lat, town.map_center_lon] if town else [42.1193, -71.325],
-        "sites": reverse("permits:map_sites") + (f"?{query}" if query else ""),
+    found = criteria is not None
+    markers = ("sites", reverse("permits:map_sites"))
+    context = {
+        "form": form,
+        "sites": application_sites(request.user, criteria) if found else None,
+        "unmapped": (
+            application_search(request.user, criteria).filter(latitude=None).count() if found else 0
+        ),
+        "map_config": map_config(getattr(request, "town", None), markers, criteria),
+        "query": query_of(criteria),
     }
-    return render(
-        request,
-        "permits/finder/map.html",
-        {
-            "form": form,
-            "sites": sites,
-            "unmapped": (
-                application_search(request.user, criteria).filter(latitude=None).count()
-                if criteria is not None
-                else 0
-            ),
-            "map_config": config,
-            "query": query,
-        },
-        status=200 if criteria is not None else 400,
-    )
+    return render(request, "permits/finder/map.html", context, status=status_of(criteria))
 
 
 @login_required

@@ -25,25 +25,32 @@ from outfall.web.apps.kit.cells import cell_for_export
 from outfall.web.apps.kit.steps import step_attempt
 from outfall.web.apps.permits.forms import hearing as forms
 from outfall.web.apps.permits.models import Application, GeneratedDocument, Permit
-from outfall.web.apps.permits.policy import can, require
-from outfall.web.apps.permits.selectors import application_get
+from outfall.web.apps.permits.policy import can
 from outfall.web.apps.permits.selectors import hearing as selectors
 from outfall.web.apps.permits.services import hearing as services
+from outfall.web.apps.permits.views.cases import case_for, case_view
 
 
 @dataclass(frozen=True)
 class Step:
-    """One hearing-stage action: who may take it, its form, and the service it calls."""
+    """One hearing-stage action: who may take it, its form, and the one service it calls,
+    `call(application, actor=user, **keywords)`, the keywords being the form's cleaned data
+    unless `keywords(form)` makes them."""
 
     key: str
     title: str
     action: str
     citation: str
     form: type
-    run: Callable
+    call: Callable
+    keywords: Callable | None = None
     initial: Callable[[Application], dict] = lambda application: {}
     form_kwargs: Callable[[Application], dict] = lambda application: {}
     intro: str = ""
+
+    def run(self, application: Application, form, user) -> None:
+        keywords = self.keywords(form) if self.keywords else form.cleaned_data
+        self.call(application, actor=user, **keywords)
 
 
 def _schedule_initial(application: Application) -> dict:
@@ -90,6 +97,26 @@ def _pending_waivers(application: Application) -> dict:
     return {"waivers": application.waivers.filter(granted__isnull=True).order_by("id")}
 
 
+def _schedule(form) -> dict:
+    d = form.cleaned_data
+    return {
+        "scheduled_for": form.scheduled_for,
+        "location": d["location"],
+        "late_acknowledged": d["acknowledge_late"],
+    }
+
+
+def _sitting(form) -> dict:
+    d = form.cleaned_data
+    return {"held_on": d["held_on"], "continued_to": form.continued_to, "minutes": d["minutes"]}
+
+
+def _closing(form) -> dict:
+    d = form.cleaned_data
+    return {"closed_on": d["closed_on"], "waiver_votes": form.waiver_votes, "minutes": d["minutes"]}
+
+
+HEARING, DECISION, PERMIT = "§ 267-18E", "§ 267-18F", "§ 267-18G"
 STEPS = {
     s.key: s
     for s in (
@@ -97,16 +124,11 @@ STEPS = {
             "schedule",
             "Schedule the public hearing",
             "hearing.manage",
-            "§ 267-18E",
+            HEARING,
             forms.ScheduleHearingForm,
-            lambda a, f, u: services.hearing_schedule(
-                a,
-                scheduled_for=f.scheduled_for,
-                location=f.cleaned_data["location"],
-                late_acknowledged=f.cleaned_data["acknowledge_late"],
-                actor=u,
-            ),
-            _schedule_initial,
+            services.hearing_schedule,
+            keywords=_schedule,
+            initial=_schedule_initial,
             intro="The hearing must open within the days the law allows from completeness; "
             "moving the date voids the notices given for the old one.",
         ),
@@ -114,51 +136,36 @@ STEPS = {
             "publication",
             "Record publication and posting of the notice",
             "hearing.manage",
-            "§ 267-18E",
+            HEARING,
             forms.NoticeRecordForm,
-            lambda a, f, u: services.hearing_notice_record(
-                a,
-                newspaper=f.cleaned_data["newspaper"],
-                published_on=f.cleaned_data["published_on"],
-                posted_on=f.cleaned_data["posted_on"],
-                actor=u,
-            ),
-            _notice_initial,
+            services.hearing_notice_record,
+            initial=_notice_initial,
         ),
         Step(
             "mailing",
             "Record the abutter mailing",
             "hearing.manage",
-            "§ 267-18E",
+            HEARING,
             forms.MailingRecordForm,
-            lambda a, f, u: services.hearing_mailing_record(
-                a, mailed_on=f.cleaned_data["mailed_on"], actor=u
-            ),
+            services.hearing_mailing_record,
         ),
         Step(
             "open",
             "Open the public hearing",
             "hearing.manage",
-            "§ 267-18E",
+            HEARING,
             forms.OpenHearingForm,
-            lambda a, f, u: services.hearing_open(
-                a, opened_on=f.cleaned_data["opened_on"], actor=u
-            ),
-            _hearing_day_initial("opened_on"),
+            services.hearing_open,
+            initial=_hearing_day_initial("opened_on"),
         ),
         Step(
             "continue",
             "Continue the hearing",
             "hearing.manage",
-            "§ 267-18E",
+            HEARING,
             forms.ContinueHearingForm,
-            lambda a, f, u: services.hearing_continue(
-                a,
-                held_on=f.cleaned_data["held_on"],
-                continued_to=f.continued_to,
-                minutes=f.cleaned_data["minutes"],
-                actor=u,
-            ),
+            services.hearing_continue,
+            keywords=_sitting,
         ),
         Step(
             "close",
@@ -166,13 +173,8 @@ STEPS = {
             "hearing.manage",
             "§ 267-23C",
             forms.CloseHearingForm,
-            lambda a, f, u: services.hearing_close(
-                a,
-                closed_on=f.cleaned_data["closed_on"],
-                waiver_votes=f.waiver_votes,
-                minutes=f.cleaned_data["minutes"],
-                actor=u,
-            ),
+            services.hearing_close,
+            keywords=_closing,
             form_kwargs=_pending_waivers,
             intro="Every waiver request is discussed and voted at the close of the hearing.",
         ),
@@ -180,58 +182,51 @@ STEPS = {
             "extension",
             "Record an agreed extension of the time for final action",
             "extension.record",
-            "§ 267-18E",
+            HEARING,
             forms.ExtensionForm,
-            lambda a, f, u: services.extension_record(
-                a,
-                agreed_on=f.cleaned_data["agreed_on"],
-                extended_to=f.cleaned_data["extended_to"],
-                actor=u,
-            ),
+            services.extension_record,
         ),
         Step(
             "decision",
             "Record the Board's written decision",
             "decision.record",
-            "§ 267-18F",
+            DECISION,
             forms.DecisionForm,
-            lambda a, f, u: services.decision_record(a, **f.cleaned_data, actor=u),
+            services.decision_record,
         ),
         Step(
             "vote",
             "Record your vote on the decision",
             "decision.vote",
-            "§ 267-18F",
+            DECISION,
             forms.BoardVoteForm,
-            lambda a, f, u: services.board_vote_record(a, vote=f.cleaned_data["vote"], actor=u),
+            services.board_vote_record,
         ),
         Step(
             "file",
             "File the decision with the Town Clerk",
             "decision.record",
-            "§ 267-18F",
+            DECISION,
             forms.DecisionFilingForm,
-            lambda a, f, u: services.decision_file_with_town_clerk(a, **f.cleaned_data, actor=u),
+            services.decision_file_with_town_clerk,
         ),
         Step(
             "permit",
             "Issue the permit",
             "permit.issue",
-            "§ 267-18G",
+            PERMIT,
             forms.PermitIssueForm,
-            lambda a, f, u: services.permit_issue(a, **f.cleaned_data, actor=u),
-            _permit_initial,
+            services.permit_issue,
+            initial=_permit_initial,
         ),
         Step(
             "constructive",
             "Certify approval by the Board's failure to act",
             "constructive_approval.certify",
-            "§ 267-18G",
+            PERMIT,
             forms.ConstructiveApprovalForm,
-            lambda a, f, u: services.constructive_approval_certify(
-                a, certified_on=f.cleaned_data["certified_on"], actor=u
-            ),
-            lambda a: {"certified_on": timezone.localdate()},
+            services.constructive_approval_certify,
+            initial=lambda a: {"certified_on": timezone.localdate()},
             intro="Certify only once the time the law gives the Board has passed without its "
             "final action; the Board must then issue the permit.",
         ),
@@ -260,8 +255,7 @@ def hearing_step(request, pk: int, step: str):
         spec = STEPS[step]
     except KeyError:
         raise Http404("No such step") from None
-    application = application_get(request.user, pk)
-    require(request.user, spec.action, application)
+    application = case_for(request, pk, spec.action)
     kwargs = spec.form_kwargs(application)
     posted = request.method == "POST"
     if posted:
@@ -305,8 +299,7 @@ def hearing_document_make(request, pk: int, kind: str):
     }
     if kind not in makers:
         raise Http404("No such document")
-    application = application_get(request.user, pk)
-    require(request.user, "hearing.manage", application)
+    application = case_for(request, pk, "hearing.manage")
     try:
         doc = makers[kind](application, actor=request.user)
     except InputError as err:
@@ -316,29 +309,23 @@ def hearing_document_make(request, pk: int, kind: str):
     return redirect("permits:hearing_notice_page", pk=application.pk)
 
 
-@login_required
-@require_GET
-def hearing_notice_page(request, pk: int):
+def _notice_stage(user, application) -> dict:
     """The notice stage in one place: the legal notice, the three notices and the mailing kit."""
-    application = application_get(request.user, pk)
-    require(request.user, "hearing.manage", application)
-    panel = selectors.hearing_panel(request.user, application)
-    return render(
-        request,
-        "permits/hearing/notice.html",
-        {
-            "application": application,
-            "panel": panel,
-            "abutters": selectors.abutter_mailing_rows(application),
-        },
-    )
+    return {
+        "panel": selectors.hearing_panel(user, application),
+        "abutters": selectors.abutter_mailing_rows(application),
+    }
+
+
+hearing_notice_page = case_view(
+    "permits/hearing/notice.html", _notice_stage, action="hearing.manage", get_only=True
+)
 
 
 @login_required
 @require_GET
 def abutter_labels(request, pk: int):
-    application = application_get(request.user, pk)
-    require(request.user, "hearing.manage", application)
+    application = case_for(request, pk, "hearing.manage")
     response = HttpResponse(
         selectors.abutter_labels_pdf(application), content_type="application/pdf"
     )
@@ -349,8 +336,7 @@ def abutter_labels(request, pk: int):
 @login_required
 @require_GET
 def abutter_mailing_csv(request, pk: int):
-    application = application_get(request.user, pk)
-    require(request.user, "hearing.manage", application)
+    application = case_for(request, pk, "hearing.manage")
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{application.number}-abutters.csv"'
     writer = csv.writer(response)
@@ -363,8 +349,7 @@ def abutter_mailing_csv(request, pk: int):
 @login_required
 @require_GET
 def hearing_document(request, pk: int, document_id: int):
-    application = application_get(request.user, pk)
-    require(request.user, "case.view", application)
+    application = case_for(request, pk)
     try:
         doc = selectors.hearing_document_get(request.user, application, document_id)
     except GeneratedDocument.DoesNotExist:
@@ -398,44 +383,34 @@ def board_agenda(request):
     )
 
 
-@login_required
-@require_GET
-def board_packet(request, pk: int):
-    """The packet a Board member reads: internal (staff comments), so staff and Board only."""
-    application = application_get(request.user, pk)
-    require(request.user, "case.view_internal", application)
-    return render(request, "permits/hearing/packet.html", selectors.board_packet(application))
-
-
-@login_required
-@require_GET
-def hearing_record(request, pk: int):
-    """The hearing's record: notices, sittings, waivers voted, the decision and the votes."""
-    application = application_get(request.user, pk)
-    require(request.user, "case.view", application)
-    return render(
-        request,
-        "permits/hearing/record.html",
-        {"application": application, "panel": selectors.hearing_panel(request.user, application)},
-    )
+# The packet a Board member reads: internal (staff comments), so staff and Board only.
+board_packet = case_view(
+    "permits/hearing/packet.html",
+    lambda user, a: selectors.board_packet(a),
+    action="case.view_internal",
+    get_only=True,
+)
+# The hearing's record: notices, sittings, waivers voted, the decision and the votes.
+hearing_record = case_view(
+    "permits/hearing/record.html",
+    lambda user, a: {"panel": selectors.hearing_panel(user, a)},
+    get_only=True,
+)
 
 
 def step_url(application: Application, step: str) -> str:
     return reverse("permits:hearing_step", kwargs={"pk": application.pk, "step": step})
 
 
+P = "<int:pk>/hearing/"
 urlpatterns = [
     path("hearing/agenda/", board_agenda, name="board_agenda"),
-    path("<int:pk>/hearing/notice/", hearing_notice_page, name="hearing_notice_page"),
-    path("<int:pk>/hearing/make/<slug:kind>/", hearing_document_make, name="hearing_document_make"),
-    path("<int:pk>/hearing/labels.pdf", abutter_labels, name="hearing_labels"),
-    path("<int:pk>/hearing/abutters.csv", abutter_mailing_csv, name="hearing_mailing_csv"),
-    path(
-        "<int:pk>/hearing/documents/<int:document_id>/",
-        hearing_document,
-        name="hearing_document",
-    ),
-    path("<int:pk>/hearing/packet/", board_packet, name="board_packet"),
-    path("<int:pk>/hearing/record/", hearing_record, name="hearing_record"),
-    path("<int:pk>/hearing/<slug:step>/", hearing_step, name="hearing_step"),
+    path(P + "notice/", hearing_notice_page, name="hearing_notice_page"),
+    path(P + "make/<slug:kind>/", hearing_document_make, name="hearing_document_make"),
+    path(P + "labels.pdf", abutter_labels, name="hearing_labels"),
+    path(P + "abutters.csv", abutter_mailing_csv, name="hearing_mailing_csv"),
+    path(P + "documents/<int:document_id>/", hearing_document, name="hearing_document"),
+    path(P + "packet/", board_packet, name="board_packet"),
+    path(P + "record/", hearing_record, name="hearing_record"),
+    path(P + "<slug:step>/", hearing_step, name="hearing_step"),
 ]

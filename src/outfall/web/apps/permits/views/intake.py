@@ -1,14 +1,14 @@
 """Intake and review pages: starting an application, the package, uploads and the site review,
 submission, the completeness finding, fees, Town Clerk filings, referrals, comments, waivers.
 
-Each view finds the case through the visibility selector (404 when the user may not see it),
-asks the action policy (403), validates a form, calls one service and redirects; a refusal
-re-renders the page with every reason and its section (status 409) and keeps what was typed.
+Each step is declared once in `PAGES` (its URL, form, service and what its page shows): its
+page finds the case through the visibility selector (404 when the user may not see it), asks
+the action policy (403), validates the form, calls one service and goes back to the intake
+page; a refusal re-renders the page with every reason and its section (status 409) and keeps
+what was typed.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -24,64 +24,39 @@ from outfall.law.determination import Reason
 from outfall.web.apps.jobs.selectors import job_get_visible
 from outfall.web.apps.kit.forms import add_input_error
 from outfall.web.apps.kit.refusals import REFUSALS
-from outfall.web.apps.kit.steps import step_page
+from outfall.web.apps.kit.steps import RecordSteps, Step, fields
 from outfall.web.apps.permits import policy
 from outfall.web.apps.permits.forms import intake as f
 from outfall.web.apps.permits.selectors import application_get
 from outfall.web.apps.permits.selectors import files as files_sel
 from outfall.web.apps.permits.selectors import intake as sel
 from outfall.web.apps.permits.services import intake as svc
+from outfall.web.apps.permits.views.cases import case_for, case_view
 
-TEMPLATE = "permits/intake/form_page.html"
+_case = case_for
 
 
 def _today():
     return timezone.localdate()
 
 
-def _case(request, pk: int, action: str):
-    application = application_get(request.user, pk)
-    policy.require(request.user, action, application)
-    return application
-
-
-def _flow(
-    request,
-    application,
-    *,
-    form,
-    perform: Callable,
-    done: str,
-    template: str = TEMPLATE,
-    context: dict | None = None,
-):
-    """One intake step through the kit's step controller: `perform()` makes the one service
-    call; a refusal re-renders the page with every reason (409), bad input with its errors."""
-
-    def step(d):
-        perform()
-        return done, reverse("permits:intake", args=[application.pk])
-
-    return step_page(
-        request,
-        form=form,
-        perform=step,
-        template=template,
-        context={"application": application, **(context or {})},
-        failed_status=200,
-        refused_status=409,
-    )
-
-
-def _data(request):
-    return (request.POST, request.FILES) if request.method == "POST" else (None, None)
+INTAKE = RecordSteps(
+    get=application_get,
+    require=policy.require,
+    url=lambda a: reverse("permits:intake", args=[a.pk]),
+    template="permits/intake/form_page.html",
+    context=lambda a, step: {"application": a, "heading": step.title, "citation": step.section},
+    failed_status=200,
+    refused_status=409,
+)
 
 
 @login_required
 def intake_start(request):
     policy.require(request.user, "application.create", town=request.town)
-    post, _ = _data(request)
-    form = f.ApplicationDetailsForm(post, initial={"applicant_role": "owner"})
+    form = f.ApplicationDetailsForm(
+        request.POST if request.method == "POST" else None, initial={"applicant_role": "owner"}
+    )
     if request.method == "POST" and form.is_valid():
         try:
             application = svc.application_start(
@@ -100,145 +75,15 @@ def intake_start(request):
     )
 
 
-@login_required
-def intake_overview(request, pk: int):
-    application = _case(request, pk, "case.view")
-    return render(
-        request,
-        "permits/intake/overview.html",
-        {
-            "application": application,
-            "ip": sel.intake_panel(request.user, application),
-            "uploads": files_sel.upload_list(application),
-            "abutters": application.abutters.order_by("name")[:200],
-        },
-    )
+def _overview(user, application) -> dict:
+    return {
+        "ip": sel.intake_panel(user, application),
+        "uploads": files_sel.upload_list(application),
+        "abutters": application.abutters.order_by("name")[:200],
+    }
 
 
-@login_required
-def intake_details(request, pk: int):
-    application = _case(request, pk, "application.edit")
-    post, _ = _data(request)
-    form = f.ApplicationDetailsForm(post, initial=f.ApplicationDetailsForm.initial_for(application))
-    return _flow(
-        request,
-        application,
-        form=form,
-        perform=lambda: svc.application_update_details(
-            application, actor=request.user, data=form.service_data()
-        ),
-        done="Details saved; the applicability determinations were asked again.",
-        context={"heading": "Site, owners and applicability", "citation": "§ 267-16A"},
-    )
-
-
-@login_required
-def intake_plan(request, pk: int):
-    application = _case(request, pk, "application.edit")
-    items = s267_19_plan_contents.plan_items(
-        as_of=application.law_date, town=application.town.slug
-    ).details["items"]
-    post, _ = _data(request)
-    form = f.PlanChecklistForm(post, items=items, entries=sel.plan_item_entries(application))
-    return _flow(
-        request,
-        application,
-        form=form,
-        perform=lambda: svc.plan_checklist_record(
-            application, actor=request.user, items=form.items_data()
-        ),
-        done="Plan checklist saved.",
-        template="permits/intake/plan.html",
-    )
-
-
-@login_required
-def intake_om_plan(request, pk: int):
-    application = _case(request, pk, "application.edit")
-    post, _ = _data(request)
-    form = f.OMPlanForm(post, initial=f.OMPlanForm.initial_for(application))
-    return _flow(
-        request,
-        application,
-        form=form,
-        perform=lambda: svc.om_plan_record(application, actor=request.user, plan=form.plan_data()),
-        done="O&M plan saved.",
-        context={
-            "heading": "Operation and maintenance plan",
-            "citation": "§ 267-20A",
-            "missing": sel.om_plan_missing(application) if application.om_plan else {},
-        },
-    )
-
-
-@login_required
-def intake_signatures(request, pk: int):
-    application = _case(request, pk, "application.edit")
-    post, _ = _data(request)
-    form = f.SignatureForm(post, owners=sel.owners_of(application))
-    return _flow(
-        request,
-        application,
-        form=form,
-        perform=lambda: svc.owner_signature_record(
-            application,
-            actor=request.user,
-            owner_name=form.cleaned_data["owner_name"],
-            signed_on=form.cleaned_data["signed_on"],
-        ),
-        done="Signature recorded.",
-        context={
-            "heading": "Owners' signatures",
-            "citation": "§ 267-18A",
-            "signatures": application.signatures.order_by("owner_name"),
-            "unsigned": sel.unsigned_owners(application),
-        },
-    )
-
-
-@login_required
-def intake_abutters(request, pk: int):
-    application = _case(request, pk, "application.upload")
-    post, files = _data(request)
-    form = f.AbuttersForm(post, files)
-    return _flow(
-        request,
-        application,
-        form=form,
-        perform=lambda: svc.abutters_import(
-            application,
-            actor=request.user,
-            certified_on=form.cleaned_data["certified_on"],
-            file=form.cleaned_data["file"],
-        ),
-        done="Certified abutters list saved.",
-        context={
-            "heading": "Certified abutters list",
-            "citation": "§ 267-18A",
-            "multipart": True,
-            "valid_days": application.town.abutters_list_valid_days,
-        },
-    )
-
-
-@login_required
-def intake_upload(request, pk: int):
-    application = _case(request, pk, "application.upload")
-    post, files = _data(request)
-    form = f.UploadForm(post, files, kinds=svc.INTAKE_UPLOAD_KINDS)
-    return _flow(
-        request,
-        application,
-        form=form,
-        perform=lambda: svc.upload_add(
-            application,
-            actor=request.user,
-            kind=form.cleaned_data["kind"],
-            file=form.cleaned_data["file"],
-        ),
-        done="File uploaded.",
-        context={"heading": "Upload a file", "citation": "§ 267-18A", "multipart": True},
-    )
+intake_overview = case_view("permits/intake/overview.html", _overview)
 
 
 @login_required
@@ -277,19 +122,14 @@ def intake_site_reviews(request, pk: int):
     )
 
 
-@login_required
-def intake_site_review(request, pk: int, run: int):
-    application = _case(request, pk, "case.view")
-    return render(
-        request,
-        "permits/intake/site_review.html",
-        {"application": application, "run": sel.site_review_get(application, run)},
-    )
+intake_site_review = case_view(
+    "permits/intake/site_review.html", lambda user, a, run: {"run": sel.site_review_get(a, run)}
+)
 
 
 @login_required
 def intake_site_review_report(request, pk: int, run: int):
-    application = _case(request, pk, "case.view")
+    application = case_for(request, pk)
     report = sel.site_review_get(application, run).report_html
     response = HttpResponse(report, content_type="text/html; charset=utf-8")
     response["Content-Security-Policy"] = (
@@ -298,232 +138,28 @@ def intake_site_review_report(request, pk: int, run: int):
     return response
 
 
-def _step(request, pk: int, *, action: str, service, done: str, heading: str, reason=False):
-    application = _case(request, pk, action)
-    post, _ = _data(request)
-    form = f.ReasonForm(post) if reason else f.ConfirmForm(post)
-    kwargs = (lambda: {"reason": form.cleaned_data["reason"]}) if reason else dict
-    return _flow(
-        request,
-        application,
-        form=form,
-        perform=lambda: service(application, actor=request.user, **kwargs()),
-        done=done,
-        template="permits/intake/step.html",
-        context={
-            "heading": heading,
-            "checklist": sel.intake_checklist(application),
-            "action": action,
-        },
-    )
-
-
-@login_required
-def intake_submit(request, pk: int):
-    return _step(
-        request,
-        pk,
-        action="application.submit",
-        service=svc.application_submit,
-        done="Application submitted to the Planning Board.",
-        heading="Submit the application",
-    )
-
-
-@login_required
-def intake_resubmit(request, pk: int):
-    return _step(
-        request,
-        pk,
-        action="application.submit",
-        service=svc.application_resubmit,
-        done="Application resubmitted.",
-        heading="Resubmit the application",
-    )
-
-
-@login_required
-def intake_withdraw(request, pk: int):
-    return _step(
-        request,
-        pk,
-        action="application.withdraw",
-        service=svc.application_withdraw,
-        done="Application withdrawn.",
-        heading="Withdraw the application",
-        reason=True,
-    )
-
-
-@login_required
-def intake_completeness(request, pk: int):
-    application = _case(request, pk, "completeness.review")
-    checklist = sel.intake_checklist(application)
-    post, _ = _data(request)
-    form = f.CompletenessForm(post, checklist=checklist)
-
-    def perform():
-        d = form.cleaned_data
-        if d["decision"] == "complete":
-            return svc.completeness_find_complete(
-                application,
-                actor=request.user,
-                received_complete_on=d["received_complete_on"],
-                notes=d["notes"],
-            )
-        return svc.completeness_find_incomplete(
-            application,
-            actor=request.user,
-            missing_keys=d["missing"],
-            other_reasons=d["other_reasons"],
-            notes=d["notes"],
-        )
-
-    return _flow(
-        request,
-        application,
-        form=form,
-        perform=perform,
-        done="Completeness finding recorded.",
-        template="permits/intake/completeness.html",
-        context={"checklist": checklist, "unmet": sel.checklist_unmet(checklist)},
-    )
-
-
-@login_required
-def intake_fees(request, pk: int):
-    application = _case(request, pk, "fees.record")
-    post, _ = _data(request)
-    form = f.FeeForm(post)
-    return _flow(
-        request,
-        application,
-        form=form,
-        perform=lambda: svc.fee_record(application, actor=request.user, **form.cleaned_data),
-        done="Fee recorded.",
-        context={
-            "heading": "Fees",
-            "citation": "§ 267-18D",
-            "fees": application.fees.order_by("kind"),
-            "review_may_begin": sel.review_may_begin(application),
-        },
-    )
-
-
-@login_required
-def intake_filings(request, pk: int):
-    application = _case(request, pk, "town_clerk_filing.record")
-    post, _ = _data(request)
-    form = f.FilingForm(post, items=sel.town_clerk_items_for(application))
-    return _flow(
-        request,
-        application,
-        form=form,
-        perform=lambda: svc.town_clerk_filing_record(
-            application, actor=request.user, **form.cleaned_data
-        ),
-        done="Town Clerk filing recorded.",
-        context={
-            "heading": "Filings with the Town Clerk",
-            "citation": "§ 267-18A",
-            "filings": application.clerk_filings.order_by("filed_on", "pk"),
-        },
-    )
-
-
-@login_required
-def intake_referrals(request, pk: int):
-    application = _case(request, pk, "referral.manage")
-    boards = sel.referral_boards_for(application)
-    sent = set(application.referrals.values_list("board", flat=True))
-    post, _ = _data(request)
-    form = f.ReferralForm(
-        post,
-        boards=boards,
-        pending=[b for b in boards if b not in sent],
-        initial={"sent_on": _today()},
-    )
-    return _flow(
-        request,
-        application,
-        form=form,
-        perform=lambda: svc.referral_send(
-            application,
-            actor=request.user,
-            boards=form.board_list(),
-            sent_on=form.cleaned_data["sent_on"],
-            response_due=form.cleaned_data["response_due"],
-        ),
-        done="Referrals recorded.",
-        template="permits/intake/referrals.html",
-        context={
-            "referrals": [
-                {"referral": r, "status": sel.referral_status(r, _today())}
-                for r in application.referrals.order_by("sent_on", "pk")
-            ]
-        },
-    )
-
-
-@login_required
-def intake_referral_response(request, pk: int, referral: int):
-    application = _case(request, pk, "referral.manage")
-    ref = sel.referral_get(application, referral)
-    post, _ = _data(request)
-    form = f.ReferralResponseForm(post)
-    return _flow(
-        request,
-        application,
-        form=form,
-        perform=lambda: svc.referral_respond(ref, actor=request.user, **form.cleaned_data),
-        done=f"Response from {ref.board} recorded.",
-        context={"heading": f"Response from {ref.board}", "citation": "§ 267-18C"},
-    )
-
-
-@login_required
-def intake_comments(request, pk: int):
-    application = _case(request, pk, "case.view")
-    if request.method == "POST":
-        policy.require(request.user, "comment.add", application)
-    post, _ = _data(request)
-    form = f.CommentForm(post)
-    return _flow(
-        request,
-        application,
-        form=form,
-        perform=lambda: svc.comment_add(application, actor=request.user, **form.cleaned_data),
-        done="Comment added.",
-        template="permits/intake/comments.html",
-        context={
-            "comments": sel.comments_visible_to(request.user, application).filter(in_reply_to=None),
-            "actions": sel.intake_actions(request.user, application),
-        },
-    )
-
-
 @login_required
 def intake_comment_reply(request, pk: int, comment: int):
-    application = _case(request, pk, "comment.reply")
-    parent = sel.comment_get(request.user, application, comment)
-    post, _ = _data(request)
-    form = f.ReplyForm(post)
-    return _flow(
-        request,
-        application,
-        form=form,
-        perform=lambda: svc.comment_reply(
-            parent, actor=request.user, body=form.cleaned_data["body"]
-        ),
-        done="Reply sent.",
-        context={"heading": "Reply", "citation": "§ 267-17A", "parent": parent},
+    """A reply to one comment the reader may see."""
+    step = Step(
+        "intake_comment_reply",
+        "comments/<int:item>/reply/",
+        f.ReplyForm,
+        svc.comment_reply,
+        "Reply sent.",
+        title="Reply",
+        action="comment.reply",
+        section="§ 267-17A",
+        target=lambda application, item: sel.comment_get(request.user, application, item),
+        context=lambda user, application, parent: {"parent": parent},
     )
+    return INTAKE.step(request, pk, step, comment)
 
 
 @login_required
 @require_POST
 def intake_comment_resolve(request, pk: int, comment: int):
-    application = _case(request, pk, "comment.add")
+    application = case_for(request, pk, "comment.add")
     target = sel.comment_get(request.user, application, comment)
     try:
         svc.comment_resolve(target, actor=request.user)
@@ -535,67 +171,277 @@ def intake_comment_resolve(request, pk: int, comment: int):
     return redirect("permits:intake_comments", pk=pk)
 
 
-@login_required
-def intake_waivers(request, pk: int):
-    application = _case(request, pk, "case.view")
-    if request.method == "POST":
-        policy.require(request.user, "waiver.request", application)
-    post, _ = _data(request)
-    form = f.WaiverForm(post)
-    return _flow(
-        request,
-        application,
-        form=form,
-        perform=lambda: svc.waiver_request_submit(
-            application, actor=request.user, **form.cleaned_data
-        ),
-        done="Waiver request filed; the Board votes on it at the close of the hearing.",
-        template="permits/intake/waivers.html",
-        context={
-            "waivers": application.waivers.order_by("submitted_on", "pk"),
-            "actions": sel.intake_actions(request.user, application),
-        },
+def _plan_items(application) -> dict:
+    items = s267_19_plan_contents.plan_items(
+        as_of=application.law_date, town=application.town.slug
+    ).details["items"]
+    return {"items": items, "entries": sel.plan_item_entries(application)}
+
+
+def _decision(name: str, route: str, title: str, action: str, call, done: str, form=f.ConfirmForm):
+    """Submitting or withdrawing the application: the page shows the checklist."""
+    return Step(
+        name,
+        route,
+        form,
+        call,
+        done,
+        title=title,
+        action=action,
+        template="permits/intake/step.html",
+        context=lambda user, a, item: {"checklist": sel.intake_checklist(a), "action": action},
     )
 
 
+def _completeness(application, *, actor, decision: str, notes: str, **finding):
+    """The completeness finding: complete (the clock starts) or incomplete (what is missing)."""
+    if decision == "complete":
+        return svc.completeness_find_complete(
+            application,
+            actor=actor,
+            received_complete_on=finding["received_complete_on"],
+            notes=notes,
+        )
+    return svc.completeness_find_incomplete(
+        application,
+        actor=actor,
+        missing_keys=finding["missing"],
+        other_reasons=finding["other_reasons"],
+        notes=notes,
+    )
+
+
+def _completeness_page(user, application, item) -> dict:
+    checklist = sel.intake_checklist(application)
+    return {"checklist": checklist, "unmet": sel.checklist_unmet(checklist)}
+
+
+def _referral_boards(application) -> dict:
+    boards = sel.referral_boards_for(application)
+    sent = set(application.referrals.values_list("board", flat=True))
+    return {"boards": boards, "pending": [b for b in boards if b not in sent]}
+
+
+def _referrals_page(user, application, item) -> dict:
+    rows = application.referrals.order_by("sent_on", "pk")
+    return {
+        "referrals": [{"referral": r, "status": sel.referral_status(r, _today())} for r in rows]
+    }
+
+
+PAGES = (
+    Step(
+        "intake_details",
+        "details/",
+        f.ApplicationDetailsForm,
+        svc.application_update_details,
+        "Details saved; the applicability determinations were asked again.",
+        title="Site, owners and applicability",
+        action="application.edit",
+        section="§ 267-16A",
+        initial=f.ApplicationDetailsForm.initial_for,
+        keywords=lambda a, d, form: {"data": form.service_data()},
+    ),
+    Step(
+        "intake_plan",
+        "plan/",
+        f.PlanChecklistForm,
+        svc.plan_checklist_record,
+        "Plan checklist saved.",
+        action="application.edit",
+        template="permits/intake/plan.html",
+        form_kwargs=_plan_items,
+        keywords=lambda a, d, form: {"items": form.items_data()},
+    ),
+    Step(
+        "intake_om_plan",
+        "om-plan/",
+        f.OMPlanForm,
+        svc.om_plan_record,
+        "O&M plan saved.",
+        title="Operation and maintenance plan",
+        action="application.edit",
+        section="§ 267-20A",
+        initial=f.OMPlanForm.initial_for,
+        keywords=lambda a, d, form: {"plan": form.plan_data()},
+        context=lambda user, a, item: {"missing": sel.om_plan_missing(a) if a.om_plan else {}},
+    ),
+    Step(
+        "intake_signatures",
+        "signatures/",
+        f.SignatureForm,
+        svc.owner_signature_record,
+        "Signature recorded.",
+        title="Owners' signatures",
+        action="application.edit",
+        section="§ 267-18A",
+        form_kwargs=lambda a: {"owners": sel.owners_of(a)},
+        keywords=fields("owner_name", "signed_on"),
+        context=lambda user, a, item: {
+            "signatures": a.signatures.order_by("owner_name"),
+            "unsigned": sel.unsigned_owners(a),
+        },
+    ),
+    Step(
+        "intake_abutters",
+        "abutters/",
+        f.AbuttersForm,
+        svc.abutters_import,
+        "Certified abutters list saved.",
+        title="Certified abutters list",
+        action="application.upload",
+        section="§ 267-18A",
+        context=lambda user, a, item: {
+            "multipart": True,
+            "valid_days": a.town.abutters_list_valid_days,
+        },
+    ),
+    Step(
+        "intake_upload",
+        "uploads/",
+        f.UploadForm,
+        svc.upload_add,
+        "File uploaded.",
+        title="Upload a file",
+        action="application.upload",
+        section="§ 267-18A",
+        form_kwargs=lambda a: {"kinds": svc.INTAKE_UPLOAD_KINDS},
+        context=lambda user, a, item: {"multipart": True},
+    ),
+    _decision(
+        "intake_submit",
+        "submit/",
+        "Submit the application",
+        "application.submit",
+        svc.application_submit,
+        "Application submitted to the Planning Board.",
+    ),
+    _decision(
+        "intake_resubmit",
+        "resubmit/",
+        "Resubmit the application",
+        "application.submit",
+        svc.application_resubmit,
+        "Application resubmitted.",
+    ),
+    _decision(
+        "intake_withdraw",
+        "withdraw/",
+        "Withdraw the application",
+        "application.withdraw",
+        svc.application_withdraw,
+        "Application withdrawn.",
+        form=f.ReasonForm,
+    ),
+    Step(
+        "intake_completeness",
+        "completeness/",
+        f.CompletenessForm,
+        _completeness,
+        "Completeness finding recorded.",
+        action="completeness.review",
+        template="permits/intake/completeness.html",
+        form_kwargs=lambda a: {"checklist": sel.intake_checklist(a)},
+        context=_completeness_page,
+    ),
+    Step(
+        "intake_fees",
+        "fees/",
+        f.FeeForm,
+        svc.fee_record,
+        "Fee recorded.",
+        title="Fees",
+        action="fees.record",
+        section="§ 267-18D",
+        context=lambda user, a, item: {
+            "fees": a.fees.order_by("kind"),
+            "review_may_begin": sel.review_may_begin(a),
+        },
+    ),
+    Step(
+        "intake_filings",
+        "filings/",
+        f.FilingForm,
+        svc.town_clerk_filing_record,
+        "Town Clerk filing recorded.",
+        title="Filings with the Town Clerk",
+        action="town_clerk_filing.record",
+        section="§ 267-18A",
+        form_kwargs=lambda a: {"items": sel.town_clerk_items_for(a)},
+        context=lambda user, a, item: {"filings": a.clerk_filings.order_by("filed_on", "pk")},
+    ),
+    Step(
+        "intake_referrals",
+        "referrals/",
+        f.ReferralForm,
+        svc.referral_send,
+        "Referrals recorded.",
+        action="referral.manage",
+        template="permits/intake/referrals.html",
+        form_kwargs=_referral_boards,
+        initial=lambda a: {"sent_on": _today()},
+        keywords=lambda a, d, form: {
+            "boards": form.board_list(),
+            "sent_on": d["sent_on"],
+            "response_due": d["response_due"],
+        },
+        context=_referrals_page,
+    ),
+    Step(
+        "intake_referral_response",
+        "referrals/<int:item>/response/",
+        f.ReferralResponseForm,
+        svc.referral_respond,
+        lambda ref, response: f"Response from {ref.board} recorded.",
+        action="referral.manage",
+        section="§ 267-18C",
+        target=sel.referral_get,
+        context=lambda user, a, ref: {"heading": f"Response from {ref.board}"},
+    ),
+    Step(
+        "intake_comments",
+        "comments/",
+        f.CommentForm,
+        svc.comment_add,
+        "Comment added.",
+        action="comment.add",
+        shown_to="case.view",
+        template="permits/intake/comments.html",
+        context=lambda user, a, item: {
+            "comments": sel.comments_visible_to(user, a).filter(in_reply_to=None),
+            "actions": sel.intake_actions(user, a),
+        },
+    ),
+    Step(
+        "intake_waivers",
+        "waivers/",
+        f.WaiverForm,
+        svc.waiver_request_submit,
+        "Waiver request filed; the Board votes on it at the close of the hearing.",
+        action="waiver.request",
+        shown_to="case.view",
+        template="permits/intake/waivers.html",
+        context=lambda user, a, item: {
+            "waivers": a.waivers.order_by("submitted_on", "pk"),
+            "actions": sel.intake_actions(user, a),
+        },
+    ),
+)
+
+P = "<int:pk>/intake/"
 urlpatterns = [
     path("new/", intake_start, name="intake_start"),
-    path("<int:pk>/intake/", intake_overview, name="intake"),
-    path("<int:pk>/intake/details/", intake_details, name="intake_details"),
-    path("<int:pk>/intake/plan/", intake_plan, name="intake_plan"),
-    path("<int:pk>/intake/om-plan/", intake_om_plan, name="intake_om_plan"),
-    path("<int:pk>/intake/signatures/", intake_signatures, name="intake_signatures"),
-    path("<int:pk>/intake/abutters/", intake_abutters, name="intake_abutters"),
-    path("<int:pk>/intake/uploads/", intake_upload, name="intake_upload"),
-    path("<int:pk>/intake/site-reviews/", intake_site_reviews, name="intake_site_reviews"),
-    path("<int:pk>/intake/site-reviews/<int:run>/", intake_site_review, name="intake_site_review"),
+    path(P, intake_overview, name="intake"),
+    path(P + "site-reviews/", intake_site_reviews, name="intake_site_reviews"),
+    path(P + "site-reviews/<int:run>/", intake_site_review, name="intake_site_review"),
     path(
-        "<int:pk>/intake/site-reviews/<int:run>/report/",
+        P + "site-reviews/<int:run>/report/",
         intake_site_review_report,
         name="intake_site_review_report",
     ),
-    path("<int:pk>/intake/submit/", intake_submit, name="intake_submit"),
-    path("<int:pk>/intake/resubmit/", intake_resubmit, name="intake_resubmit"),
-    path("<int:pk>/intake/withdraw/", intake_withdraw, name="intake_withdraw"),
-    path("<int:pk>/intake/completeness/", intake_completeness, name="intake_completeness"),
-    path("<int:pk>/intake/fees/", intake_fees, name="intake_fees"),
-    path("<int:pk>/intake/filings/", intake_filings, name="intake_filings"),
-    path("<int:pk>/intake/referrals/", intake_referrals, name="intake_referrals"),
+    path(P + "comments/<int:comment>/reply/", intake_comment_reply, name="intake_comment_reply"),
     path(
-        "<int:pk>/intake/referrals/<int:referral>/response/",
-        intake_referral_response,
-        name="intake_referral_response",
+        P + "comments/<int:comment>/resolve/", intake_comment_resolve, name="intake_comment_resolve"
     ),
-    path("<int:pk>/intake/comments/", intake_comments, name="intake_comments"),
-    path(
-        "<int:pk>/intake/comments/<int:comment>/reply/",
-        intake_comment_reply,
-        name="intake_comment_reply",
-    ),
-    path(
-        "<int:pk>/intake/comments/<int:comment>/resolve/",
-        intake_comment_resolve,
-        name="intake_comment_resolve",
-    ),
-    path("<int:pk>/intake/waivers/", intake_waivers, name="intake_waivers"),
+    *INTAKE.urls(P, PAGES),
 ]

@@ -102,10 +102,11 @@ def public_document(request, document_id: int):
     )
 
 
+P = "public/"
 urlpatterns = [
-    path("public/", public_index, name="public_index"),
-    path("public/notices/", public_notices, name="public_notices"),
-    path("public/agendas/", public_agendas, name="public_agendas"),
-    path("public/decisions/", public_decisions, name="public_decisions"),
-    path("public/documents/<int:document_id>.pdf", public_document, name="public_document"),
+    path(P, public_index, name="public_index"),
+    path(P + "notices/", public_notices, name="public_notices"),
+    path(P + "agendas/", public_agendas, name="public_agendas"),
+    path(P + "decisions/", public_decisions, name="public_decisions"),
+    path(P + "documents/<int:document_id>.pdf", public_document, name="public_document"),
 ]
