@@ -28,7 +28,7 @@ class DocumentTemplateForm(AccessibleForm):
             attrs={
                 "rows": 28,
                 "spellcheck": "false",
-                "style": "width: 100%; font-family: monospace;",
+                "class": "source-editor",
             }
         ),
         help_text=(
