@@ -194,7 +194,7 @@ def test_each_hearing_step_can_be_posted_only_by_the_role_the_law_gives_it(
 ):
     application = case_for(step, people, make_application, clock)
     _, _, allowed, data, worked = STEP_CASES[step]
-    events = AuditEvent.objects.count()
+    events = AuditEvent.objects.filter(town__isnull=False).count()  # logins are not the town's
     log_in(client, people, role)
     response = client.post(f"/permits/{application.pk}/hearing/{step}/", data(application))
     assert response.status_code == expected_status(role, allowed, 302)
@@ -202,7 +202,7 @@ def test_each_hearing_step_can_be_posted_only_by_the_role_the_law_gives_it(
     if role in allowed:
         assert worked(application)
     else:
-        assert AuditEvent.objects.count() == events
+        assert AuditEvent.objects.filter(town__isnull=False).count() == events
 
 
 NOTICE_PAGES = {
