@@ -118,8 +118,10 @@ def test_the_case_page_warns_naming_the_first_bad_entry_from_the_stored_check_on
         verify("--town", "norfolk")
     page = client.get(url).content.decode()
     assert "did not verify" in page and "— intact" not in page
-    assert f"First bad entry: entry {rows[0].pk}, place 1 in the chain." in page
-    assert "content was changed after it was written" in page
+    assert (
+        f"First bad entry: row {rows[0].pk} (place 1): its content was changed after it was "
+        "written." in page
+    )
 
 
 def test_a_town_never_checked_says_so(client, people, make_application):
