@@ -285,10 +285,6 @@ OUTFALL_PUBLIC_API_RATE = os.environ.get("OUTFALL_PUBLIC_API_RATE", "60/m")
 # an owner may choose; an expired token is refused (401, saying so).
 OUTFALL_API_TOKEN_DAYS = int(os.environ.get("OUTFALL_API_TOKEN_DAYS", "90"))
 OUTFALL_API_TOKEN_MAX_DAYS = int(os.environ.get("OUTFALL_API_TOKEN_MAX_DAYS", "365"))
-# API tokens: how many days a new token lives unless its owner chooses otherwise, and the most
-# an owner may choose; an expired token is refused (401, saying so).
-OUTFALL_API_TOKEN_DAYS = int(os.environ.get("OUTFALL_API_TOKEN_DAYS", "90"))
-OUTFALL_API_TOKEN_MAX_DAYS = int(os.environ.get("OUTFALL_API_TOKEN_MAX_DAYS", "365"))
 # Where links in e-mails point, e.g. https://permits.norfolk.ma.us
 OUTFALL_SITE_URL = os.environ.get("OUTFALL_SITE_URL", "")
 # Public illicit discharge reports (idde): reports accepted per address, the least time a person
