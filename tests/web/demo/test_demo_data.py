@@ -35,6 +35,7 @@ from outfall.web.apps.assets.models import (
     ScreeningVisit,
 )
 from outfall.web.apps.audit.append_only import guard_installed
+from outfall.web.apps.audit.backups import referenced_files
 from outfall.web.apps.audit.models import AuditEvent
 from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.core.models import Membership, Town
@@ -474,16 +475,19 @@ def test_the_demo_backed_up_and_restored_onto_an_empty_installation_is_the_same(
 ):
     """A backup of the demo restored onto an empty installation gives back every table's rows
     and every stored file's SHA-256, and every audit chain verifies (then the demo is put back:
-    the test's savepoint is rolled back)."""
-    rows, files = table_contents(), file_digests()
-    assert rows["audit.AuditEvent"] and files
+    the test's savepoint is rolled back). The files compared are the ones the rows point at: the
+    test workers share one media root, where others' files come and go."""
+    rows, names = table_contents(), referenced_files("default")
+    files = {name: digest for name, digest in file_digests().items() if name in names}
+    assert rows["audit.AuditEvent"] and files and len(files) == len(names)
     call_command("backup", "--to", str(tmp_path / "demo.tar.gz"), stdout=io.StringIO())
     with transaction.atomic():
         emptied(settings, tmp_path / "restored-media")
         out = io.StringIO()
         call_command("restore", "--from", str(tmp_path / "demo.tar.gz"), stdout=out)
         assert_restored(table_contents(), rows)
-        assert file_digests() == files
+        restored = file_digests()
+        assert {name: restored.get(name) for name in names} == files
         assert "BROKEN" not in out.getvalue()
         assert out.getvalue().count("the chain holds") == 3  # Norfolk, Exampleton, installation
         transaction.set_rollback(True)

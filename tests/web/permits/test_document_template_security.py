@@ -151,12 +151,14 @@ def test_the_check_command_names_each_stored_template_that_now_fails(norfolk, ca
 
 def test_the_migration_reports_the_stored_templates_that_now_fail(norfolk, capsys):
     from importlib import import_module
+    from types import SimpleNamespace
 
     from django.apps import apps
+    from django.db import connection
 
     DocumentTemplate.objects.create(town=norfolk, kind="hearing_notice", body=PAYLOADS["iframe"])
     migration = import_module("outfall.web.apps.permits.migrations.0006_recheck_document_templates")
-    migration.report_failing_templates(apps, None)
+    migration.report_failing_templates(apps, SimpleNamespace(connection=connection))
     out = capsys.readouterr().out
     assert f"{norfolk.name}: the hearing_notice template now fails" in out and "<iframe>" in out
     assert DocumentTemplate.objects.filter(town=norfolk).count() == 1
