@@ -4,6 +4,8 @@ lands on the form. Forms check the shape of what was typed; services check it ag
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django import forms
 from django.utils import timezone
 
@@ -15,13 +17,19 @@ YES_NO = [("yes", "Yes"), ("no", "No")]
 YES_NO_UNKNOWN = [*YES_NO, ("unknown", "Not known")]
 
 
+def _today() -> dt.date:
+    """The town's today, asked when a form is shown (not when its class is made), so a page
+    opened after midnight, or under a test's clock, offers that day."""
+    return timezone.localdate()
+
+
 def date_field(label: str, *, required: bool = True, today: bool = True, help_text: str = ""):
     return forms.DateField(
         label=label,
         required=required,
         widget=DATE,
         help_text=help_text,
-        initial=timezone.localdate if today else None,
+        initial=_today if today else None,
     )
 
 

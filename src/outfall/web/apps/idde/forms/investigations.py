@@ -6,13 +6,11 @@ that kind's conditions, each left unknown, answered yes/no, or given as a number
 from __future__ import annotations
 
 from django import forms
-from django.utils import timezone
 
 from outfall.law.s267_07_discharges import DischargeKind
-from outfall.web.apps.kit.forms import AccessibleForm, radio, text_area
+from outfall.web.apps.kit.forms import AccessibleForm, date_field, radio, text_area
 from outfall.web.apps.kit.versions import version_field
 
-DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 TRI_STATE = [("", "Not known"), ("yes", "Yes"), ("no", "No")]
 CONDITION_PREFIX = "c_"
 
@@ -36,11 +34,7 @@ class InvestigationFactsForm(AccessibleForm):
 
 class KindForm(AccessibleForm):
     kind = forms.ChoiceField(label="Kind of discharge (§ 267-7)")
-    as_of = forms.DateField(
-        label="Date of the discharge (whose law applies)",
-        widget=DATE,
-        initial=timezone.localdate,
-    )
+    as_of = date_field("Date of the discharge (whose law applies)")
 
     def __init__(self, *args, kinds: list[DischargeKind], **kwargs):
         super().__init__(*args, **kwargs)
