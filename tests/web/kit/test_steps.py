@@ -107,7 +107,7 @@ ADDRESSES = {
     ("idde:suspension_new", ()): "/dpw/idde/suspensions/new/",
     ("idde:report_triage", (1,)): "/dpw/idde/reports/1/triage/",
     ("idde:investigation_refer", (1,)): "/dpw/idde/investigations/1/refer/",
-    ("idde_public:open311_request", ("NFK-1",)): "/open311/v2/requests/NFK-1.json",
+    ("idde_public:open311_request", ("NFK-1", "json")): "/open311/v2/requests/NFK-1.json",
     ("assets:edit", (1,)): "/dpw/assets/1/edit/",
     ("assets:sample_new", (1,)): "/dpw/assets/screening/visits/1/results/new/",
     ("assets:catchment_close", (1,)): "/dpw/assets/catchments/1/close/",

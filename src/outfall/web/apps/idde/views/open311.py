@@ -1,28 +1,38 @@
-"""Open311 GeoReport v2 (JSON) so existing 311 apps can file and follow reports (§ 267-3).
+"""Open311 GeoReport v2 so existing 311 apps can file and follow reports (§ 267-3).
 
-  GET  /open311/v2/services.json               the one service: illicit discharge
-  GET  /open311/v2/services/<code>.json        its definition, with attributes
-  POST /open311/v2/requests.json               file a report (api_key if the town requires one)
-  GET  /open311/v2/requests.json               by service_request_id list; or, with an api_key,
+Every endpoint answers in both of the spec's formats, chosen by the path's extension: `.xml`
+(GeoReport v2's default, which FixMyStreet's client asks for) and `.json`.
+
+  GET  /open311/discovery.{xml,json}           the discovery document: where the endpoint is
+  GET  /open311/v2/services.{fmt}              the one service: illicit discharge
+  GET  /open311/v2/services/<code>.{fmt}       its definition, with attributes
+  POST /open311/v2/requests.{fmt}              file a report (api_key if the town requires one)
+  GET  /open311/v2/requests.{fmt}              by service_request_id list; or, with an api_key,
                                                the client's own requests (status/date filters)
-  GET  /open311/v2/requests/<id>.json          one request
-  GET  /open311/v2/tokens/<token>.json         the request id a creation token stands for
+  GET  /open311/v2/requests/<id>.{fmt}         one request
+  GET  /open311/v2/tokens/<token>.{fmt}        the request id a creation token stands for
 
 Readings taken: every read answers only the public fields (status, status_notes,
 expected_datetime and the dates) — never the description, place, photo or reporter, which the
 Department alone sees. A listing without ids needs an api_key and answers that client's own
 requests; the token returned at creation is the reporter's private status secret. Errors are
-GeoReport v2 error lists: `[{"code": <http status>, "description": "..."}]`.
+GeoReport v2 error lists: `[{"code": <http status>, "description": "..."}]` in JSON,
+`<errors><error><code/><description/></error></errors>` in XML. The XML elements are the spec's:
+a list is an element holding one element per item (`services`/`service`,
+`service_requests`/`request`, `attributes`/`attribute`, `values`/`value`, `errors`/`error`,
+`endpoints`/`endpoint`, `formats`/`format`), a missing value an empty element.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from dataclasses import dataclass
+from xml.etree import ElementTree
 
 from django.conf import settings
-from django.http import JsonResponse
-from django.urls import path
+from django.http import HttpResponse, JsonResponse
+from django.urls import re_path
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from django.views.decorators.csrf import csrf_exempt
@@ -43,6 +53,19 @@ SERVICE_DESCRIPTION = (
 )
 SERVICE_NOTICE = "The Department of Public Works triages new reports on business days."
 MAX_SPAN_DAYS = 90
+SPECIFICATION = "http://wiki.open311.org/GeoReport_v2"
+SERVICE_CHANGESET = "2026-12-04T00:00:00Z"
+"""When the service list or its definition last changed (the discovery document's changeset)."""
+FORMATS = {"xml": "text/xml", "json": "application/json"}
+ITEM_ELEMENT = {
+    "services": "service",
+    "service_requests": "request",
+    "attributes": "attribute",
+    "values": "value",
+    "errors": "error",
+    "endpoints": "endpoint",
+    "formats": "format",
+}
 OPEN311_FIELDS = {
     "latitude": "lat",
     "longitude": "long",
@@ -59,8 +82,42 @@ class Open311Error(Exception):
         self.description = description
 
 
-def error(code: int, description: str) -> JsonResponse:
-    return JsonResponse([{"code": code, "description": description}], status=code, safe=False)
+@dataclass(frozen=True)
+class Answer:
+    """What an endpoint answers, before it is written as XML or JSON: the XML root element
+    (a list's root names its items through ITEM_ELEMENT), the data and the HTTP status."""
+
+    root: str
+    data: list | dict
+    status: int = 200
+
+
+def _xml_value(parent: ElementTree.Element, name: str, value) -> None:
+    element = ElementTree.SubElement(parent, name)
+    if isinstance(value, list):
+        for item in value:
+            _xml_value(element, ITEM_ELEMENT[name], item)
+    elif isinstance(value, dict):
+        for key, inner in value.items():
+            _xml_value(element, key, inner)
+    elif isinstance(value, bool):
+        element.text = "true" if value else "false"
+    elif value is not None:
+        element.text = str(value)
+
+
+def render(answer: Answer, fmt: str) -> HttpResponse:
+    """The answer in the format the path asked for."""
+    if fmt == "json":
+        return JsonResponse(answer.data, status=answer.status, safe=False)
+    holder = ElementTree.Element("holder")
+    _xml_value(holder, answer.root, answer.data)
+    body = ElementTree.tostring(holder[0], encoding="utf-8", xml_declaration=True)
+    return HttpResponse(body, status=answer.status, content_type="text/xml; charset=utf-8")
+
+
+def error(code: int, description: str, fmt: str = "json") -> HttpResponse:
+    return render(Answer("errors", [{"code": code, "description": description}], code), fmt)
 
 
 def _read_rate(group, request) -> str:
@@ -71,10 +128,13 @@ def _submit_rate(group, request) -> str:
     return getattr(settings, "OUTFALL_REPORT_RATE", "10/h")
 
 
-def open311_view(view):
-    """Resolve the jurisdiction, rate-limit per address, and turn errors into GeoReport lists."""
+def open311_view(view=None, *, jurisdiction: bool = True):
+    """Rate-limit per address, resolve the jurisdiction, write the view's Answer in the format
+    the path names, and turn errors into GeoReport error lists in that format."""
+    if view is None:
+        return lambda v: open311_view(v, jurisdiction=jurisdiction)
 
-    def wrapped(request, *args, **kwargs):
+    def wrapped(request, *args, fmt: str, **kwargs):
         writing = request.method == "POST"
         if is_ratelimited(
             request,
@@ -84,15 +144,17 @@ def open311_view(view):
             method=request.method,
             increment=True,
         ):
-            response = error(429, "Too many requests from this address; try again later.")
+            response = error(429, "Too many requests from this address; try again later.", fmt)
             response["Retry-After"] = "60"
             return response
         params = request.POST if writing else request.GET
         try:
+            if not jurisdiction:
+                return render(view(request, *args, **kwargs), fmt)
             town = _jurisdiction(request, params.get("jurisdiction_id", ""))
-            return view(request, town, *args, **kwargs)
+            return render(view(request, town, *args, **kwargs), fmt)
         except Open311Error as exc:
-            return error(exc.code, exc.description)
+            return error(exc.code, exc.description, fmt)
 
     wrapped.__name__ = view.__name__
     wrapped.__doc__ = view.__doc__
@@ -134,16 +196,45 @@ def _service() -> dict:
 
 
 @require_GET
+@open311_view(jurisdiction=False)
+def discovery(request):
+    """GET discovery.{xml,json}: where this GeoReport v2 endpoint is and what it speaks."""
+    return Answer(
+        "discovery",
+        {
+            "changeset": SERVICE_CHANGESET,
+            "contact": (
+                "The Department of Public Works of the town named by jurisdiction_id "
+                "(the town's short name, e.g. norfolk)."
+            ),
+            "key_service": (
+                "An api_key is issued by the town's Department of Public Works, which registers "
+                "each 311 application; a town may take requests without one."
+            ),
+            "endpoints": [
+                {
+                    "specification": SPECIFICATION,
+                    "url": request.build_absolute_uri("/" + V2).rstrip("/"),
+                    "changeset": SERVICE_CHANGESET,
+                    "type": "production",
+                    "formats": list(FORMATS.values()),
+                }
+            ],
+        },
+    )
+
+
+@require_GET
 @open311_view
 def services_list(request, town):
-    """GET services.json: the services this jurisdiction takes."""
-    return JsonResponse([_service()], safe=False)
+    """GET services.{fmt}: the services this jurisdiction takes."""
+    return Answer("services", [_service()])
 
 
 @require_GET
 @open311_view
 def service_definition(request, town, code: str):
-    """GET services/<code>.json: the attributes a request of this service may carry."""
+    """GET services/<code>.{fmt}: the attributes a request of this service may carry."""
     if code != svc.SERVICE_CODE:
         raise Open311Error(404, f"service_code {code!r} is not offered")
     attributes = [
@@ -168,14 +259,14 @@ def service_definition(request, town, code: str):
             "values": [{"key": k, "name": n} for k, n in svc.FLOWING_CHOICES],
         },
     ]
-    return JsonResponse({"service_code": code, "attributes": attributes})
+    return Answer("service_definition", {"service_code": code, "attributes": attributes})
 
 
 @csrf_exempt
 @require_http_methods(["GET", "POST"])
 @open311_view
 def requests_collection(request, town):
-    """POST requests.json files a report; GET requests.json queries them."""
+    """POST requests.{fmt} files a report; GET requests.{fmt} queries them."""
     if request.method == "POST":
         return _create(request, town)
     return _query(request, town)
@@ -214,7 +305,8 @@ def _create(request, town):
         field = OPEN311_FIELDS.get(exc.field, exc.field)
         section = f" ({exc.citation})" if exc.citation else ""
         raise Open311Error(400, f"{field} {exc.value}: {exc.why}{section}") from None
-    return JsonResponse(
+    return Answer(
+        "service_requests",
         [
             {
                 "service_request_id": submitted.report.tracking_number,
@@ -223,7 +315,6 @@ def _create(request, town):
                 "account_id": None,
             }
         ],
-        safe=False,
         status=201,
     )
 
@@ -242,7 +333,7 @@ def _query(request, town):
     ids = [i.strip() for i in g.get("service_request_id", "").split(",") if i.strip()]
     if ids:
         reports = Report.objects.filter(town=town, tracking_number__in=ids)
-        return JsonResponse([_public(r) for r in reports.order_by("submitted_at")], safe=False)
+        return Answer("service_requests", [_public(r) for r in reports.order_by("submitted_at")])
     client = _client(town, g.get("api_key", ""))
     if client is None:
         raise Open311Error(
@@ -263,7 +354,7 @@ def _query(request, town):
     if statuses:
         wanted = [r for r in Report.Status.values if _open311_status(r) in statuses]
         reports = reports.filter(status__in=wanted)
-    return JsonResponse([_public(r) for r in reports.order_by("-submitted_at")], safe=False)
+    return Answer("service_requests", [_public(r) for r in reports.order_by("-submitted_at")])
 
 
 def _window(start_raw: str, end_raw: str) -> tuple[dt.datetime, dt.datetime]:
@@ -324,30 +415,37 @@ def _public(report: Report) -> dict:
 @require_GET
 @open311_view
 def request_single(request, town, request_id: str):
-    """GET requests/<id>.json: one request, as a one-item list."""
+    """GET requests/<id>.{fmt}: one request, as a one-item list."""
     report = Report.objects.filter(town=town, tracking_number=request_id).first()
     if report is None:
         raise Open311Error(404, f"service_request_id {request_id!r} not found")
-    return JsonResponse([_public(report)], safe=False)
+    return Answer("service_requests", [_public(report)])
 
 
 @require_GET
 @open311_view
 def token_lookup(request, town, token: str):
-    """GET tokens/<token>.json: the service_request_id a creation token stands for."""
+    """GET tokens/<token>.{fmt}: the service_request_id a creation token stands for."""
     report = sel.report_get_by_open311_token(town, token)
     if report is None:
         raise Open311Error(404, "token not found")
-    return JsonResponse(
-        [{"service_request_id": report.tracking_number, "token": token}], safe=False
+    return Answer(
+        "service_requests", [{"service_request_id": report.tracking_number, "token": token}]
     )
 
 
 V2 = "open311/v2/"
+FMT = r"\.(?P<fmt>xml|json)$"
+NAME = r"(?P<{}>[^/]+?)"
 public_urlpatterns = [
-    path(V2 + "services.json", services_list, name="open311_services"),
-    path(V2 + "services/<str:code>.json", service_definition, name="open311_service"),
-    path(V2 + "requests.json", requests_collection, name="open311_requests"),
-    path(V2 + "requests/<str:request_id>.json", request_single, name="open311_request"),
-    path(V2 + "tokens/<str:token>.json", token_lookup, name="open311_token"),
+    re_path(r"^open311/discovery" + FMT, discovery, name="open311_discovery"),
+    re_path(rf"^{V2}services" + FMT, services_list, name="open311_services"),
+    re_path(
+        rf"^{V2}services/{NAME.format('code')}" + FMT, service_definition, name="open311_service"
+    ),
+    re_path(rf"^{V2}requests" + FMT, requests_collection, name="open311_requests"),
+    re_path(
+        rf"^{V2}requests/{NAME.format('request_id')}" + FMT, request_single, name="open311_request"
+    ),
+    re_path(rf"^{V2}tokens/{NAME.format('token')}" + FMT, token_lookup, name="open311_token"),
 ]
