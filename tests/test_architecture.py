@@ -63,6 +63,14 @@ PLANTED = {
         "web/apps/enforcement",
         "import outfall.web.apps.deadlines.selectors\n",
     ),
+    "enforcement imports the MS4 program": (
+        "web/apps/enforcement",
+        "import outfall.web.apps.ms4.selectors\n",
+    ),
+    "the MS4 program imports deadlines": (
+        "web/apps/ms4",
+        "import outfall.web.apps.deadlines.selectors\n",
+    ),
     "deadlines imports the home page": ("web/apps/deadlines", "import outfall.web.apps.home\n"),
     "the api imports the demo": ("web/apps/api", "import outfall.web.apps.demo.permits\n"),
 }

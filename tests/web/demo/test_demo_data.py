@@ -621,3 +621,27 @@ def scratch_database():
     finally:
         connections["scratch"].close()
         del connections["scratch"]
+
+
+def test_the_demos_ms4_annual_report_counts_the_records_each_figure_links_to(demo, client):
+    """The annual report of the demo's permit year is counted from its records: the screening
+    round, the investigations and the permit cases show in it, and every figure's page lists
+    exactly as many records as the figure says (MA MS4 General Permit (2016), Part 4.4)."""
+    from outfall.law.ms4_permit import permit_year
+    from outfall.web.apps.ms4.selectors import annual_report_get
+
+    norfolk = Town.objects.get(slug="norfolk")
+    year = permit_year(timezone.localdate(), town="norfolk").outcome.end.year
+    report = annual_report_get(norfolk, year)
+    for key in (
+        "outfalls_inventoried",
+        "outfalls_screened_dry_weather",
+        "construction_inspections",
+    ):
+        assert report.figure(key).cumulative > 0, key
+    client.force_login(get_user_model().objects.get(username="dpw"))
+    for figure in report.figures:
+        for span in ("", "?span=cumulative"):
+            page = client.get(f"/dpw/ms4/annual-report/{year}/{figure.measure.key}/{span}")
+            expected = figure.cumulative if span and not figure.measure.inventory else figure.count
+            assert page.context["page"].paginator.count == expected, figure.measure.key

@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "outfall.web.apps.assets",
     "outfall.web.apps.idde",
     "outfall.web.apps.enforcement",
+    "outfall.web.apps.ms4",
     "outfall.web.apps.deadlines",
     "outfall.web.apps.api",
     "outfall.web.apps.home",

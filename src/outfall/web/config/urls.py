@@ -17,6 +17,7 @@ urlpatterns = [
     path("account/tokens/", include("outfall.web.apps.api.pages")),
     path("dpw/", include("outfall.web.apps.enforcement.urls")),
     path("dpw/idde/", include("outfall.web.apps.idde.urls")),
+    path("dpw/ms4/", include("outfall.web.apps.ms4.urls")),
     path("", include("outfall.web.apps.idde.urls_public")),
     path("dpw/assets/", include("outfall.web.apps.assets.urls")),
     path("jobs/", include("outfall.web.apps.jobs.urls")),

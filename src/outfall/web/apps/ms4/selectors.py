@@ -1,0 +1,406 @@
+"""The MS4 annual report, counted from the records (MA MS4 General Permit (2016), Part 4.4).
+
+Chapter 267 exists so the town keeps its MS4 permit (§ 267-4, § 267-16B(5)); the DPW reports on
+the permit every year. Each figure here is a `Measure`: what it counts, the report section it
+belongs to, the model it counts and the filter, so every number names the records behind it
+(`sources`: model, filter, ids). A figure for a permit year counts what happened in that year;
+the cumulative figure counts the same since the permit took effect; an inventory figure (how
+many outfalls there are) is the inventory at the year's end in both. What the records cannot
+hold is listed as not held, with the reason — never reported as zero.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.db.models import Q, QuerySet
+
+from outfall.kernel.errors import InputError
+from outfall.law.errors import LawDateError
+from outfall.law.ms4_permit import PermitYear, permit_year_ending
+from outfall.law.parameters import as_parameter_set
+from outfall.law.s267_07_discharges import Verdict
+from outfall.web.apps.assets.models import Asset, CatchmentInvestigation, ScreeningVisit
+from outfall.web.apps.core.models import Town
+from outfall.web.apps.enforcement.models import EnforcementCase
+from outfall.web.apps.idde.models import Investigation
+from outfall.web.apps.permits.models import (
+    AsBuilt,
+    CompletenessReview,
+    Inspection,
+    OMReport,
+    Permit,
+)
+
+IDDE = "Illicit discharge detection and elimination (Part 2.3.4)"
+CONSTRUCTION = "Construction site stormwater runoff control (Part 2.3.5)"
+POST_CONSTRUCTION = "Post-construction stormwater management (Part 2.3.6)"
+HOUSEKEEPING = "Good housekeeping and pollution prevention (Part 2.3.7)"
+SECTIONS = (IDDE, CONSTRUCTION, POST_CONSTRUCTION, HOUSEKEEPING)
+"""The report's sections in the order of the permit's minimum control measures (the Part
+numbers are recalled, as the permit parameters are: `law/parameters/<town>/ms4/`)."""
+
+
+@dataclass(frozen=True)
+class Period:
+    """The days a figure counts: a permit year, or the permit's whole life to that year's end."""
+
+    town: Town
+    start: dt.date
+    end: dt.date
+
+
+Query = Callable[[Period], QuerySet]
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One figure of the report: its key in the JSON, its label, its section, and the query
+    that finds the records it counts in a period, with that query's filter in words."""
+
+    key: str
+    label: str
+    section: str
+    query: Query
+    filter: str
+    inventory: bool = False
+
+    def records(self, period: Period) -> QuerySet:
+        return self.query(period)
+
+
+@dataclass(frozen=True)
+class NotHeld:
+    """A figure the report asks for that outfall's records do not hold, and why."""
+
+    key: str
+    label: str
+    section: str
+    why: str
+
+
+def _in(field: str, p: Period) -> Q:
+    return Q(**{f"{field}__gte": p.start, f"{field}__lte": p.end})
+
+
+def _moment_in(field: str, p: Period) -> Q:
+    return Q(**{f"{field}__date__gte": p.start, f"{field}__date__lte": p.end})
+
+
+def _structures(kind: str) -> Query:
+    return lambda p: Asset.objects.filter(town=p.town, kind=kind, active=True)
+
+
+def _screened(weather: str) -> Query:
+    def query(p: Period) -> QuerySet:
+        visits = ScreeningVisit.objects.filter(_moment_in("visited_at", p), weather=weather)
+        return Asset.objects.filter(
+            town=p.town,
+            kind__in=[Asset.Kind.OUTFALL, Asset.Kind.INTERCONNECTION],
+            visits__in=visits,
+        ).distinct()
+
+    return query
+
+
+def _exceeding(p: Period) -> QuerySet:
+    visits = ScreeningVisit.objects.filter(
+        _moment_in("visited_at", p), samples__exceeds_threshold=True
+    )
+    return Asset.objects.filter(town=p.town, visits__in=visits).distinct()
+
+
+def _prohibited(p: Period) -> QuerySet:
+    return Investigation.objects.filter(
+        _in("opened_on", p), town=p.town, verdict=Verdict.PROHIBITED
+    )
+
+
+def _removed(p: Period) -> QuerySet:
+    return Investigation.objects.filter(
+        _in("closed_on", p), town=p.town, verdict=Verdict.PROHIBITED, discharge_eliminated=True
+    )
+
+
+def _permit_records(model, field: str, via: str = "application") -> Query:
+    return lambda p: model.objects.filter(_in(field, p), **{f"{via}__town": p.town})
+
+
+def _article_ii_cases(p: Period) -> QuerySet:
+    return EnforcementCase.objects.filter(_in("opened_on", p), town=p.town, article="II")
+
+
+def _catchments(field: str) -> Query:
+    return lambda p: CatchmentInvestigation.objects.filter(_in(field, p), town=p.town)
+
+
+MEASURES: tuple[Measure, ...] = (
+    Measure(
+        "outfalls_inventoried",
+        "Outfalls in the inventory",
+        IDDE,
+        _structures(Asset.Kind.OUTFALL),
+        "active structures of kind outfall in the town's inventory now (it keeps no date a "
+        "structure was added)",
+        inventory=True,
+    ),
+    Measure(
+        "interconnections_inventoried",
+        "Interconnections in the inventory",
+        IDDE,
+        _structures(Asset.Kind.INTERCONNECTION),
+        "active structures of kind interconnection in the town's inventory now",
+        inventory=True,
+    ),
+    Measure(
+        "outfalls_screened_dry_weather",
+        "Outfalls and interconnections screened in dry weather",
+        IDDE,
+        _screened(ScreeningVisit.Weather.DRY),
+        "outfalls and interconnections with a dry-weather screening visit in the period",
+    ),
+    Measure(
+        "outfalls_screened_wet_weather",
+        "Outfalls and interconnections screened in wet weather",
+        IDDE,
+        _screened(ScreeningVisit.Weather.WET),
+        "outfalls and interconnections with a wet-weather screening visit in the period",
+    ),
+    Measure(
+        "outfalls_exceeding_thresholds",
+        "Structures with a sample over a screening threshold",
+        IDDE,
+        _exceeding,
+        "structures with a screening visit in the period one of whose samples exceeded its "
+        "threshold",
+    ),
+    Measure(
+        "catchment_investigations_begun",
+        "Catchment investigations begun",
+        IDDE,
+        _catchments("opened_on"),
+        "catchment investigations opened in the period",
+    ),
+    Measure(
+        "catchment_investigations_completed",
+        "Catchment investigations completed",
+        IDDE,
+        _catchments("closed_on"),
+        "catchment investigations closed in the period",
+    ),
+    Measure(
+        "illicit_discharges_identified",
+        "Illicit discharges identified",
+        IDDE,
+        _prohibited,
+        "investigations opened in the period whose § 267-7 evaluation found the discharge "
+        "prohibited",
+    ),
+    Measure(
+        "illicit_discharges_removed",
+        "Illicit discharges removed",
+        IDDE,
+        _removed,
+        "investigations of a prohibited discharge closed in the period with the discharge "
+        "eliminated",
+    ),
+    Measure(
+        "construction_permits_reviewed",
+        "Stormwater management permit applications reviewed",
+        CONSTRUCTION,
+        _permit_records(CompletenessReview, "reviewed_on"),
+        "completeness reviews of permit applications (§ 267-18D) made in the period",
+    ),
+    Measure(
+        "construction_inspections",
+        "Construction inspections done",
+        CONSTRUCTION,
+        _permit_records(Inspection, "done_on"),
+        "§ 267-22 inspections done in the period, of every stage",
+    ),
+    *(
+        Measure(
+            f"construction_inspections_{stage}",
+            f"{label}s done",
+            CONSTRUCTION,
+            (lambda s: lambda p: _permit_records(Inspection, "done_on")(p).filter(stage=s))(stage),
+            f"§ 267-22 inspections of the stage '{label}' done in the period",
+        )
+        for stage, label in Inspection.Stage.choices
+    ),
+    Measure(
+        "enforcement_actions",
+        "Enforcement actions under § 267-25",
+        CONSTRUCTION,
+        _article_ii_cases,
+        "Article II enforcement cases (§ 267-25) opened in the period",
+    ),
+    Measure(
+        "post_construction_permits_issued",
+        "Stormwater management permits issued",
+        POST_CONSTRUCTION,
+        _permit_records(Permit, "issued_on"),
+        "permits issued in the period",
+    ),
+    Measure(
+        "as_builts_received",
+        "As-built drawings received",
+        POST_CONSTRUCTION,
+        _permit_records(AsBuilt, "received_on"),
+        "PE-certified as-built drawings (§ 267-18I) received in the period",
+    ),
+    Measure(
+        "om_reports_received",
+        "Operation and maintenance reports received",
+        POST_CONSTRUCTION,
+        _permit_records(OMReport, "performed_on", via="obligation__application"),
+        "O&M reports (§ 267-20) of work performed in the period",
+    ),
+    Measure(
+        "bmps_inventoried",
+        "Structural BMPs in the inventory",
+        POST_CONSTRUCTION,
+        _structures(Asset.Kind.BMP),
+        "active structures of kind structural BMP in the town's inventory now",
+        inventory=True,
+    ),
+)
+
+NOT_HELD: tuple[NotHeld, ...] = (
+    NotHeld(
+        "illicit_discharge_flow_removed_gpd",
+        "Estimated flow of illicit discharges removed (gallons per day)",
+        IDDE,
+        "An investigation's closing does not yet record the estimated flow removed.",
+    ),
+    NotHeld(
+        "sanitary_sewer_overflows",
+        "Sanitary sewer overflows (SSOs)",
+        IDDE,
+        "SSOs are not recorded in outfall.",
+    ),
+    NotHeld(
+        "bmp_treated_area_acres",
+        "Area treated by the inventoried BMPs (acres)",
+        POST_CONSTRUCTION,
+        "A BMP's treated area is not yet recorded on the structure or the permit.",
+    ),
+    NotHeld(
+        "catch_basins_cleaned",
+        "Catch basins cleaned",
+        HOUSEKEEPING,
+        "Cleaning dates are not yet recorded on the inventory's catch basins.",
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One measure counted for the permit year and cumulatively, with its records' ids."""
+
+    measure: Measure
+    ids: list[int]
+    cumulative_ids: list[int]
+
+    @property
+    def count(self) -> int:
+        return len(self.ids)
+
+    @property
+    def cumulative(self) -> int:
+        return len(self.cumulative_ids)
+
+
+@dataclass(frozen=True)
+class AnnualReport:
+    """The annual report of one town for one permit year, counted from its records."""
+
+    town: Town
+    permit_year: PermitYear
+    effective: dt.date
+    figures: list[Figure]
+    not_held: tuple[NotHeld, ...]
+    reasons: list
+
+    def figure(self, key: str) -> Figure:
+        return next(f for f in self.figures if f.measure.key == key)
+
+    def by_section(self) -> list[tuple[str, list[Figure], list[NotHeld]]]:
+        return [
+            (
+                section,
+                [f for f in self.figures if f.measure.section == section],
+                [n for n in self.not_held if n.section == section],
+            )
+            for section in SECTIONS
+        ]
+
+    def as_dict(self) -> dict:
+        """The report as one JSON object (the `ms4_annual_report --format json` contract)."""
+        year = self.permit_year
+        return {
+            "town": self.town.slug,
+            "town_name": self.town.name,
+            "permit_year": {
+                "start": year.start.isoformat(),
+                "end": year.end.isoformat(),
+                "number": year.number,
+                "report_due": year.report_due.isoformat(),
+            },
+            "counts": {f.measure.key: f.count for f in self.figures},
+            "cumulative": {f.measure.key: f.cumulative for f in self.figures},
+            "cumulative_since": self.effective.isoformat(),
+            "sources": {
+                f.measure.key: {
+                    "model": f.measure.records(
+                        Period(self.town, year.start, year.end)
+                    ).model._meta.label,
+                    "filter": f.measure.filter,
+                    "ids": f.ids,
+                    "cumulative_ids": f.cumulative_ids,
+                }
+                for f in self.figures
+            },
+            "not_held": [
+                {"key": n.key, "label": n.label, "section": n.section, "why": n.why}
+                for n in self.not_held
+            ],
+            "reasons": [{"citation": r.citation, "text": r.text} for r in self.reasons],
+        }
+
+
+def _date(raw) -> dt.date:
+    return raw if isinstance(raw, dt.date) else dt.date.fromisoformat(str(raw))
+
+
+def _ids(queryset: QuerySet) -> list[int]:
+    return sorted(queryset.values_list("pk", flat=True).distinct())
+
+
+def annual_report_get(town: Town, year: int) -> AnnualReport:
+    """The annual report of `town` for the permit year ending in `year` (for Norfolk, July 1 of
+    year − 1 to June 30 of year), every figure counted from the records."""
+    try:
+        det = permit_year_ending(year, town=town.slug)
+    except LawDateError as exc:
+        raise InputError(
+            "year", year, f"is before the MS4 permit took effect ({exc.why})", exc.citation
+        ) from None
+    permit_year: PermitYear = det.outcome
+    effective = _date(
+        as_parameter_set(town.slug).value("ms4.permit.effective_date", permit_year.end)
+    )
+    period = Period(town, permit_year.start, permit_year.end)
+    since = Period(town, effective, permit_year.end)
+    figures = [
+        Figure(m, _ids(m.records(period)), _ids(m.records(period if m.inventory else since)))
+        for m in MEASURES
+    ]
+    return AnnualReport(town, permit_year, effective, figures, NOT_HELD, list(det.reasons))
+
+
+def measure_get(key: str) -> Measure:
+    """The measure a key names (an unknown key raises KeyError, which a view turns into 404)."""
+    return {m.key: m for m in MEASURES}[key]
