@@ -109,6 +109,11 @@ class ReportSettings(models.Model):
         blank=True,
         help_text="degrees of latitude/longitude either side of the map centre (blank: default)",
     )
+    notify_emails = models.TextField(
+        blank=True,
+        help_text="who is told of each new report, one address a line (blank: the town's DPW "
+        "staff and DPW Director)",
+    )
 
 
 class DischargeDetermination(DeterminationSnapshot):

@@ -13,4 +13,9 @@ NAV = [
     ("Spills (§ 267-9)", "idde:spill_list", "spill.manage"),
     ("Emergency suspensions (§ 267-8)", "idde:suspension_list", "suspension.view"),
     ("Open311 API clients", "idde:open311_client_list", "open311_client.manage"),
+    (
+        "Public report settings: who is told of new reports",
+        "idde:report_settings",
+        "report.settings",
+    ),
 ]

@@ -52,6 +52,7 @@ ACTIONS: dict[str, Rule] = {
     "suspension.order": _rule(DPW_DIRECTOR, citation="§ 267-8"),
     # Which 311 apps may file reports through Open311 (the Department's intake, § 267-5)
     "open311_client.manage": _rule(DPW_DIRECTOR, citation="§ 267-5"),
+    "report.settings": _rule(DPW_DIRECTOR, citation="§ 267-5"),
 }
 
 # Roles that see the Department's Article I records at all (anyone else gets a 404).

@@ -90,7 +90,7 @@ def step_page(
     `failed_status`, or `refused_status` (when given) if the law refused it, or 409 when
     another person saved the record since the form was opened (nothing written).
 
-    `kit/step.html` reads from `context`: title, back (and back_label), subject, section,
+    `kit/step.html` reads from `context`: title, button (its label; the title if none), back (and back_label), subject, section,
     target, intro, notes, blockers (why the step is not possible now) and refusal_heading.
     """
     attempt = step_attempt(request, form, perform)

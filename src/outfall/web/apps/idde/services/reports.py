@@ -29,6 +29,8 @@ from outfall.compliance.lifecycle.idde import (
     attempt,
 )
 from outfall.kernel.errors import InputError
+from outfall.web.apps.core.models import Membership
+from outfall.web.apps.core.roles import Role
 from outfall.web.apps.idde.models import Open311Client, Report, ReportSettings
 from outfall.web.apps.kit.images import image_size_checked
 from outfall.web.apps.kit.locks import lock_row
@@ -40,6 +42,7 @@ ADMINISTRATION = "§ 267-5"
 DEFAULT_BOUNDS_MARGIN_DEG = 0.1
 DEFAULT_PHOTO_MAX_BYTES = 10 * 1024 * 1024
 SERVICE_CODE = "illicit_discharge"
+SOURCE_WORDS = {"web": "the public report form", "open311": "Open311"}
 TRACKING_ALPHABET = "ABCDEFGHJKMNPQRSTVWXYZ23456789"
 
 # What a reporter may say they saw: the codes the web form and the Open311 definition share.
@@ -259,6 +262,7 @@ def report_submit(
             APPLICABILITY,
             f"Report {report.tracking_number} received ({via})",
         )
+        _mail_department(report)
         _mail_reporter(
             report,
             f"Your report {report.tracking_number} was received",
@@ -411,6 +415,76 @@ def _mail_status_change(report: Report) -> None:
         f"Your report {report.tracking_number}: {report.get_status_display()}",
         f"Status: {report.get_status_display()}\n{report.status_note}{expected}\n\n"
         "Use the private link you were sent when you made the report to see it at any time.\n",
+    )
+
+
+def department_recipients(town) -> list[str]:
+    """Who is told of each new report (§ 267-5): the addresses the town chose, or else every
+    DPW staff member and DPW Director of the town who has an e-mail address."""
+    chosen = _addresses(report_settings(town).notify_emails)
+    if chosen:
+        return chosen
+    members = Membership.objects.filter(
+        town=town, role__in=[Role.DPW_STAFF, Role.DPW_DIRECTOR], user__is_active=True
+    ).exclude(user__email="")
+    return sorted({m.user.email for m in members.select_related("user")})
+
+
+def _addresses(raw: str) -> list[str]:
+    return [line.strip() for line in (raw or "").replace(",", "\n").splitlines() if line.strip()]
+
+
+def report_settings_update(town, *, actor, notify_emails: str, open311_api_key_required: bool):
+    """The town's choices for public reports (§ 267-5): who is told of each new report and
+    whether Open311 clients need an api_key. Each address is checked; the audit row keeps the
+    old and the new values."""
+    addresses = _addresses(notify_emails)
+    for address in addresses:
+        _checked(validate_email, "notify_emails", address, "is not an e-mail address")
+    with transaction.atomic():
+        current, _ = ReportSettings.objects.select_for_update().get_or_create(town=town)
+        before = {
+            "notify_emails": current.notify_emails,
+            "open311_api_key_required": current.open311_api_key_required,
+        }
+        current.notify_emails = "\n".join(addresses)
+        current.open311_api_key_required = open311_api_key_required
+        current.save(update_fields=["notify_emails", "open311_api_key_required"])
+        after = {
+            "notify_emails": current.notify_emails,
+            "open311_api_key_required": current.open311_api_key_required,
+        }
+        audit(
+            actor,
+            current,
+            "report.settings",
+            ADMINISTRATION,
+            f"Report settings of {town.name} changed",
+            **{k: [before[k], after[k]] for k in after if before[k] != after[k]},
+        )
+    return current
+
+
+def _mail_department(report: Report) -> None:
+    """Tell the Department of a new report as it arrives (§ 267-5), by the outbox."""
+    client = report.open311_client
+    via = f"the 311 app {client.name} (Open311)" if client else SOURCE_WORDS.get(report.source)
+    seen = ", ".join(
+        dict(SEEN_CHOICES).get(k, k) for k in (report.attributes or {}).get("seen", [])
+    )
+    place = report.address or (
+        f"{report.latitude:.5f}, {report.longitude:.5f}" if report.latitude is not None else ""
+    )
+    mail_on_commit(
+        f"New report of a possible illicit discharge: {report.tracking_number}",
+        f"A report came in through {via or 'another channel'}.\n\n"
+        f"Tracking number: {report.tracking_number}\n"
+        f"Where: {place or 'not given'}\n"
+        f"Seen: {seen or 'not said'}\n"
+        f"What was reported: {report.description}\n\n"
+        f"Triage it here: {_site_url(reverse('idde:report_detail', args=[report.pk]))}\n",
+        department_recipients(report.town),
+        about=report,
     )
 
 
