@@ -58,16 +58,24 @@ def test_a_report_gets_a_tracking_number_and_a_private_link_and_the_reporter_is_
     assert f"/report/status/{report.tracking_number}/{token}/" in mail.outbox[0].body
 
 
-def test_the_status_page_shows_only_public_fields(client, norfolk):
+def test_the_status_page_shows_the_reporter_what_they_reported_but_not_their_contact(
+    client, norfolk
+):
+    """The private link is the reporter's own: it shows back their words, what they saw and
+    the place (§ 267-5 keeps them from everyone else), never the contact details they gave."""
     submitted = make_report(
         norfolk,
         address="7 Secret Lane",
-        description="PRIVATE-DESCRIPTION",
+        description="THEIR-OWN-DESCRIPTION",
+        seen=["odor"],
         contact_email="hidden@example.org",
+        contact_phone="508-555-0100",
     )
     page = client.get(submitted.status_path).content.decode()
     assert submitted.report.tracking_number in page and "Open" in page
-    for private in ("7 Secret Lane", "PRIVATE-DESCRIPTION", "hidden@example.org", "42.11"):
+    for own in ("7 Secret Lane", "THEIR-OWN-DESCRIPTION", "A smell (sewage"):
+        assert own in page
+    for private in ("hidden@example.org", "508-555-0100"):
         assert private not in page
 
 

@@ -18,7 +18,7 @@ from django.utils import timezone
 from outfall.compliance.lifecycle.idde import REPORT_STATE_LABELS, ReportState
 from outfall.web.apps.idde.models import Report
 from outfall.web.apps.idde.selectors.visible import dpw_rows
-from outfall.web.apps.idde.services.reports import token_digest
+from outfall.web.apps.idde.services.reports import FLOWING_CHOICES, SEEN_CHOICES, token_digest
 from outfall.web.apps.kit.selectors import row_or_404
 
 NEARBY_METRES = 150.0
@@ -58,7 +58,8 @@ def report_get_by_open311_token(town, token: str) -> Report | None:
 @dataclass(frozen=True)
 class PublicStatus:
     """Only what the holder of a report's secret may know of it: status, the public note, the
-    expected date, and whether it has a photo (the reporter's own, shown back to them)."""
+    expected date, and what they reported themselves (their words, what they saw, the place and
+    whether there is a photo), shown back to them."""
 
     tracking_number: str
     submitted_on: dt.date
@@ -68,6 +69,14 @@ class PublicStatus:
     expected_on: dt.date | None
     updated_on: dt.date
     has_photo: bool = False
+    description: str = ""
+    seen: tuple[str, ...] = ()
+    flowing_now: str = ""
+    place: str = ""
+
+
+SEEN_WORDS = dict(SEEN_CHOICES)
+FLOWING_WORDS = dict(FLOWING_CHOICES)
 
 
 def report_public_status(report: Report) -> PublicStatus:
@@ -80,6 +89,15 @@ def report_public_status(report: Report) -> PublicStatus:
         expected_on=timezone.localdate(report.expected_at) if report.expected_at else None,
         updated_on=timezone.localdate(report.updated_at),
         has_photo=bool(report.photo),
+        description=report.description,
+        seen=tuple(SEEN_WORDS.get(k, k) for k in (report.attributes or {}).get("seen", [])),
+        flowing_now=FLOWING_WORDS.get((report.attributes or {}).get("flowing_now", ""), ""),
+        place=report.address
+        or (
+            f"{report.latitude:.5f}, {report.longitude:.5f} (the pin you placed)"
+            if report.latitude is not None and report.longitude is not None
+            else ""
+        ),
     )
 
 
