@@ -225,3 +225,25 @@ def test_the_list_offers_to_open_a_case_from_the_sources_the_person_may_use(
     html = login(who).get("/dpw/enforcement/").content.decode()
     assert (f'<option value="{cases.investigation.pk}">INV-TEST-001' in html) == from_investigation
     assert (f'<option value="{cases.permit.pk}">{cases.permit.number}' in html) == from_permit
+
+
+@pytest.mark.parametrize("who,links", [("dpw_director", False), ("clerk", True), ("board", True)])
+def test_the_permit_a_case_came_from_is_linked_only_for_those_who_may_open_it(
+    login, cases, today, who, links
+):
+    """The DPW Director sees an Article II case (§ 267-25A) but not the Board's permit case: the
+    permit's number is shown, linked only for readers whom the link would not refuse."""
+    case = cases.open("II", opened_on=today)
+    html = login(who).get(f"/dpw/enforcement/{case.pk}/").content.decode()
+    assert cases.permit.number in html
+    assert (f'href="/permits/{cases.permit.pk}/"' in html) is links
+    if links:
+        assert login(who).get(f"/permits/{cases.permit.pk}/").status_code == 200
+    else:
+        assert login(who).get(f"/permits/{cases.permit.pk}/").status_code in (403, 404)
+
+
+def test_the_investigation_a_case_came_from_is_linked_for_the_department(login, cases, today):
+    case = cases.open("I", opened_on=today)
+    html = login("dpw_staff").get(f"/dpw/enforcement/{case.pk}/").content.decode()
+    assert f'href="/dpw/idde/investigations/{cases.investigation.pk}/"' in html

@@ -18,7 +18,9 @@ from outfall.web.apps.enforcement.selectors import case_get, case_list_filtered
 from outfall.web.apps.enforcement.selectors.record import case_record
 from outfall.web.apps.enforcement.selectors.sources import source_for_new_case, sources_open_to
 from outfall.web.apps.enforcement.services import cases as case_svc
+from outfall.web.apps.idde import policy as idde_policy
 from outfall.web.apps.kit.steps import step_page
+from outfall.web.apps.permits.selectors.visibility import application_list_visible_to
 
 
 @login_required
@@ -99,8 +101,19 @@ def case_detail(request, pk: int):
             "case": case,
             "r": record,
             "may": {a.replace(".", "_"): policy.can(request.user, a, case) for a in policy.ACTIONS},
+            "opens": _sources_the_reader_may_open(request.user, case),
         },
     )
+
+
+def _sources_the_reader_may_open(user, case) -> dict[str, bool]:
+    """Whether the reader may open the permit case or the investigation this case came from:
+    a link is shown only where it leads somewhere for them."""
+    return {
+        "application": case.application_id is not None
+        and application_list_visible_to(user).filter(pk=case.application_id).exists(),
+        "investigation": case.investigation_id is not None and idde_policy.may_see(user, case.town),
+    }
 
 
 @login_required
