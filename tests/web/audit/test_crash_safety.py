@@ -10,7 +10,6 @@ import http.client
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -32,6 +31,7 @@ from outfall.web.apps.core.roles import Role
 from outfall.web.apps.permits.models import Application
 from outfall.web.apps.permits.services.intake import application_withdraw
 from tests.web.conftest import make_user
+from tests.web.live_server import serving
 
 pytestmark = [
     pytest.mark.skipif(
@@ -126,20 +126,6 @@ def test_a_command_killed_mid_import_leaves_no_structure_and_no_audit_row(
     assert audit_chain_verify(norfolk).ok
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def accepts(port: int) -> bool:
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=1).close()
-    except OSError:
-        return False
-    return True
-
-
 def test_the_server_killed_mid_import_leaves_no_structure_and_no_audit_row(
     people, norfolk, tmp_path
 ):
@@ -148,18 +134,10 @@ def test_the_server_killed_mid_import_leaves_no_structure_and_no_audit_row(
     token, raw = api_token_issue(people["dpw_staff"], actor=people["dpw_staff"], name="crash")
     # Its first use is noted in a write of its own; noted already, the import's is the only one.
     ApiToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
-    port = free_port()
     log = tmp_path / "server.log"
-    manage = str(Path(settings.REPO_DIR) / "manage.py")
-    server = subprocess.Popen(
-        [sys.executable, manage, "runserver", f"127.0.0.1:{port}", "--noreload"],
-        env=subprocess_env(),
-        stdout=log.open("w"),
-        stderr=subprocess.STDOUT,
-    )
     answers: list[object] = []
 
-    def send_the_import() -> None:
+    def send_the_import(port: int) -> None:
         client = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
         try:
             client.request(
@@ -177,21 +155,18 @@ def test_the_server_killed_mid_import_leaves_no_structure_and_no_audit_row(
         finally:
             client.close()
 
-    sender = threading.Thread(target=send_the_import)
-    try:
-        wait_for(lambda: accepts(port) or server.poll() is not None, "the server to listen")
-        assert server.poll() is None, log.read_text()
+    with serving(subprocess_env()["DATABASE_URL"], log) as (server, port):
+        sender = threading.Thread(target=send_the_import, args=(port,))
         sender.start()
-        wait_for(lambda: importing_backend()[1] or answers, "the import to begin writing")
-        assert not answers, f"answered before writing: {answers}; {log.read_text()[-2000:]}"
-        time.sleep(1)  # well into the 20,000 features, not yet at the end
-        assert not answers, f"the import ended before the server could be killed: {answers}"
-        server.send_signal(signal.SIGKILL)
-        server.wait(timeout=30)
-    finally:
-        if server.poll() is None:
-            server.kill()
-        sender.join(timeout=60)
+        try:
+            wait_for(lambda: importing_backend()[1] or answers, "the import to begin writing")
+            assert not answers, f"answered before writing: {answers}; {log.read_text()[-2000:]}"
+            time.sleep(1)  # well into the 20,000 features, not yet at the end
+            assert not answers, f"the import ended before the server could be killed: {answers}"
+            server.send_signal(signal.SIGKILL)
+            server.wait(timeout=30)
+        finally:
+            sender.join(timeout=60)
     wait_for(lambda: not importing_backend()[0], "PostgreSQL to end the killed session")
     assert server.returncode == -signal.SIGKILL
     assert len(answers) == 1 and not isinstance(answers[0], int)  # no answer, no 201
