@@ -17,7 +17,7 @@ from outfall.web.apps.core.roles import Role
 from outfall.web.apps.idde.models import EmergencySuspension
 from outfall.web.apps.idde.services import suspensions
 from outfall.web.apps.jobs.models import Job
-from outfall.web.apps.jobs.services import job_enqueue, job_retry
+from outfall.web.apps.jobs.services import RETRY_SECTION, job_enqueue, job_retry
 from outfall.web.apps.kit.mail import (
     AttachmentNotReady,
     mail_on_commit,
@@ -277,6 +277,17 @@ def test_retry_queues_the_failed_job_again_and_is_audited(
     assert job.status == Job.Status.DONE and job.attempts == 6
     with pytest.raises(Exception, match="only a failed job"):
         job_retry(job, actor=admin)
+
+
+def test_a_retry_of_a_job_whose_record_names_no_section_still_audits_one(norfolk, admin, queue):
+    """Every audited write names its section: a job and record with none are retried under
+    the retry's own "none: …" (issue 10)."""
+    job = job_enqueue(send_mail, label="x", about=norfolk, subject="s", body="b", to=["a@x.org"])
+    assert job.section == ""
+    Job.objects.filter(pk=job.pk).update(status=Job.Status.FAILED)
+    job_retry(job, actor=admin)
+    event = AuditEvent.objects.get(action="job.retry")
+    assert event.section == RETRY_SECTION and event.section.startswith("none: ")
 
 
 # ---------------------------------------------------------------- a job the worker cannot run
