@@ -28,9 +28,22 @@ def bomb() -> str:
     return "\n".join(lines) + "\n"
 
 
-def test_an_alias_bomb_is_refused_naming_anchors_and_aliases():
+def mapping_bomb() -> str:
+    """The same nine-fold expansion through mappings and a merge key (`<<: *h`)."""
+    lines = ["a: &a {" + ", ".join(f"k{i}: lol" for i in range(9)) + "}"]
+    for prev, name in zip("abcdefgh", "bcdefghi", strict=True):
+        lines.append(f"{name}: &{name} {{" + ", ".join(f"k{i}: *{prev}" for i in range(9)) + "}")
+    lines.append("j: {<<: *i, name: j}")
+    return "\n".join(lines) + "\n"
+
+
+BOMBS = pytest.mark.parametrize("text", [bomb(), mapping_bomb()], ids=["lists", "mappings"])
+
+
+@BOMBS
+def test_an_alias_bomb_is_refused_naming_anchors_and_aliases(text):
     with pytest.raises(SiteFileError) as refused:
-        parse_site(bomb(), source="bomb.yaml")
+        parse_site(text, source="bomb.yaml")
     assert "anchors and aliases" in str(refused.value)
 
 
@@ -61,9 +74,12 @@ def test_the_shipped_example_still_parses():
     assert parse_site(EXAMPLE, source="maple.yaml").name
 
 
-def test_the_command_line_refuses_the_bomb_with_one_line_and_exit_2(tmp_path):
+@BOMBS
+def test_the_command_line_refuses_the_bomb_with_one_line_and_exit_2(tmp_path, text):
+    """It ran past 60 s, then 120 s, until it was killed (issue 10); now it is refused from the
+    parser's events, before anything is built, in one line."""
     path = tmp_path / "bomb.yaml"
-    path.write_text(bomb())
+    path.write_text(text)
     result = subprocess.run(
         [sys.executable, "-m", "outfall.cli.main", "check", str(path)],
         capture_output=True,
@@ -73,6 +89,21 @@ def test_the_command_line_refuses_the_bomb_with_one_line_and_exit_2(tmp_path):
     )
     assert result.returncode == 2
     assert "anchors and aliases" in result.stderr + result.stdout
+    assert len((result.stderr + result.stdout).splitlines()) == 1
+
+
+def test_the_command_line_refuses_deep_nesting_with_one_line_not_a_traceback(tmp_path):
+    path = tmp_path / "deep.yaml"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    result = subprocess.run(
+        [sys.executable, "-m", "outfall.cli.main", "check", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "nested deeper" in result.stderr + result.stdout
 
 
 def test_a_misspelt_key_is_refused_naming_its_path_and_the_key_meant():

@@ -142,6 +142,22 @@ def test_every_page_states_its_bounds(doc, path, most):
     assert (params["offset"]["minimum"], params["offset"]["maximum"]) == (0, 10_000_000)
 
 
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/applications",
+        "/api/dpw/idde/reports",
+        "/api/dpw/idde/investigations",
+        "/api/dpw/assets",
+    ],
+)
+def test_an_offset_of_two_to_the_63rd_on_each_list_is_a_422_naming_it(people, path):
+    """The four lists that answered 500 to an offset past a 64-bit integer (issue 10)."""
+    response = Client().get(path, {"offset": 2**63}, **_bearer(people["dpw_director"]))
+    assert response.status_code == 422
+    assert problem(response, "offset")["value"] == str(2**63)  # as sent, in the query
+
+
 def test_the_asset_import_describes_its_file_upload(doc):
     body = doc["paths"]["/api/dpw/assets/import"]["post"]["requestBody"]
     upload = body["content"]["multipart/form-data"]["schema"]

@@ -110,3 +110,18 @@ def test_the_migration_seals_the_rows_written_before_the_chain(norfolk, people):
     assert list(AuditEvent.objects.order_by("seq").values_list("pk", flat=True)) == [
         r.pk for r in rows
     ]
+
+
+@pytest.mark.parametrize("section", ["", "   "])
+def test_a_row_naming_no_section_is_refused_and_nothing_joins_the_chain(norfolk, people, section):
+    """Every audited write names its section (issue 10: two write actions once left it empty)."""
+    with pytest.raises(ValueError, match="names no section"), transaction.atomic():
+        audit_record(
+            actor=people["clerk"],
+            town=norfolk,
+            action="fees.record",
+            section=section,
+            summary="A fee",
+            obj=norfolk,
+        )
+    assert not AuditEvent.objects.filter(town=norfolk).exists()

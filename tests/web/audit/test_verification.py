@@ -2,7 +2,7 @@
 <date> — intact" or a warning naming the first bad entry — without checking the chain itself, so
 it stays fast. The next check also holds the chain to the last one found intact: rows cut from
 its end, or a chain rewritten with fresh hashes, no longer pass. The town's administrators can
-verify on demand, and that is audited."""
+verify on demand, as a job whose page shows the result, and that is audited."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from outfall.web.apps.audit.models import AuditEvent, AuditVerification
 from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.core.models import Membership
 from outfall.web.apps.core.roles import Role
+from outfall.web.apps.jobs.models import Job
 from tests.web.audit.owner import as_owner
 from tests.web.conftest import make_user
 
@@ -134,34 +135,54 @@ def test_a_town_never_checked_says_so(client, people, make_application):
 def test_an_administrator_verifies_on_demand_and_the_check_is_audited(
     client, admin, people, make_application
 ):
+    """The check is a job (the suite runs jobs at once); its page links back to the case."""
     application = make_application(people["applicant"])
     write(application.town, people["clerk"], 2)
     client.force_login(admin)
     url = reverse("permits:detail", args=[application.pk])
     assert "Verify Town of Norfolk's record now" in client.get(url).content.decode()
-    response = client.post(reverse("audit:verify"), {"town": "norfolk", "next": url})
-    assert response.status_code == 302 and response["Location"] == url
+    response = client.post(reverse("jobs:verify_audit"), {"town": "norfolk", "next": url})
+    job = Job.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("jobs:status", args=[job.pk])
     check = AuditVerification.objects.get(town=application.town)
     assert check.ok and check.how == "on_demand" and check.run_by == admin
     event = AuditEvent.objects.filter(town=application.town).order_by("-seq").first()
     assert event.action == "audit.verify" and event.actor == admin
     assert "intact (2 rows)" in event.summary
+    followed = client.get(response["Location"]).content.decode()
+    assert f'<a href="{url}">Town of Norfolk&#x27;s record is intact (2 rows)</a>' in followed
     page = client.get(url).content.decode()
     assert "— intact (2 entries" in page and "on demand by an administrator" in page
 
 
+def test_an_on_demand_check_of_a_broken_chain_names_the_first_bad_entry(
+    client, admin, people, norfolk
+):
+    rows = write(norfolk, people["clerk"], 2)
+    as_owner("UPDATE audit_auditevent SET summary = 'Denied' WHERE id = %s", [rows[0].pk])
+    client.force_login(admin)
+    response = client.post(reverse("jobs:verify_audit"), {"town": "norfolk"})
+    job = Job.objects.get()
+    assert job.status == Job.Status.DONE  # the check ran; what it found is its result
+    assert job.result_label == (
+        f"Town of Norfolk's record does not verify: row {rows[0].pk} (place 1): its content was "
+        "changed after it was written"
+    )
+    assert "does not verify" in client.get(response["Location"]).content.decode()
+    assert not AuditVerification.objects.get().ok
+
+
 def test_only_the_towns_administrators_verify_on_demand(client, people, exampleton):
     client.force_login(people["clerk"])
-    assert client.post(reverse("audit:verify"), {"town": "norfolk"}).status_code == 403
+    assert client.post(reverse("jobs:verify_audit"), {"town": "norfolk"}).status_code == 403
     Membership.objects.create(user=people["clerk"], town=exampleton, role=Role.ADMIN)
-    assert client.post(reverse("audit:verify"), {"town": "norfolk"}).status_code == 403
-    assert client.get(reverse("audit:verify")).status_code == 405
-    assert not AuditVerification.objects.exists()
+    assert client.post(reverse("jobs:verify_audit"), {"town": "norfolk"}).status_code == 403
+    assert client.get(reverse("jobs:verify_audit")).status_code == 405
+    assert not AuditVerification.objects.exists() and not Job.objects.exists()
 
 
 def test_an_on_demand_check_goes_back_only_to_a_page_of_this_site(client, admin):
     client.force_login(admin)
-    response = client.post(
-        reverse("audit:verify"), {"town": "norfolk", "next": "https://evil.example/"}
-    )
-    assert response["Location"] == reverse("home:home")
+    client.post(reverse("jobs:verify_audit"), {"town": "norfolk", "next": "https://evil.example/"})
+    assert Job.objects.get().result_url == reverse("home:home")

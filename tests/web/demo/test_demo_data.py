@@ -352,6 +352,16 @@ def test_every_article_i_record_has_audit_events_under_a_section(demo):
             assert all(e.section.startswith("§ 267-") for e in events), f"{label} {pk}"
 
 
+def test_no_audit_row_of_the_demo_has_an_empty_section(demo):
+    """Every audited write names the section it acts under, or says that none governs it (a
+    login, keeping the record); two write actions once left it empty (issue 10)."""
+    rows = list(AuditEvent.objects.all())
+    assert len(rows) > 500  # every write the demo makes, in every town and the installation
+    assert [(e.pk, e.action) for e in rows if not e.section.strip()] == []
+    named = ("§ 267-", "none: ")
+    assert sorted({(e.action, e.section) for e in rows if not e.section.startswith(named)}) == []
+
+
 def test_the_structures_are_fictional_inside_norfolk_and_drain_to_its_real_rivers(demo):
     for asset in Asset.objects.all():
         assert asset.asset_id.startswith("EX-") and "(fictional)" in asset.name, asset.asset_id

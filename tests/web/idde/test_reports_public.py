@@ -7,8 +7,13 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import re
+import sys
+import tomllib
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.core import mail
 from django.core.cache import cache
 from django.test import override_settings
@@ -136,6 +141,26 @@ def test_a_photo_is_kept_without_its_location_metadata_and_with_its_sha256(clien
     stored = report.photo.read()
     assert not Image.open(io.BytesIO(stored)).getexif()
     assert len(report.photo_sha256) == 64
+
+
+def test_a_photo_that_cannot_be_stripped_is_refused_never_kept_with_its_location(
+    client, norfolk, monkeypatch
+):
+    """Fail closed (issue 10): with the image library unloadable, the photo is refused by name
+    and nothing is filed, rather than kept with the phone's GPS position."""
+    data = report_post()
+    data["photo"] = photo("drain.png", png_bytes(with_exif=True))
+    monkeypatch.setitem(sys.modules, "PIL", None)  # `import PIL` now fails
+    response = client.post("/report/", data)
+    assert response.status_code == 400
+    assert "cannot be checked on this server" in response.content.decode()
+    assert not Report.objects.exists()
+
+
+def test_pillow_is_a_declared_dependency():
+    """The photo check needs Pillow; it is installed with outfall, not by chance."""
+    project = tomllib.loads((Path(settings.REPO_DIR) / "pyproject.toml").read_text())["project"]
+    assert any(re.match(r"pillow\b", d, re.IGNORECASE) for d in project["dependencies"])
 
 
 def test_a_file_that_is_not_the_image_its_name_claims_is_refused(client, norfolk):

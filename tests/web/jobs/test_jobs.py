@@ -12,12 +12,12 @@ from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from outfall.web.apps.audit.models import AuditEvent
+from outfall.web.apps.audit.models import AuditEvent, AuditVerification
 from outfall.web.apps.core.roles import Role
 from outfall.web.apps.idde.models import EmergencySuspension
 from outfall.web.apps.idde.services import suspensions
 from outfall.web.apps.jobs.models import Job
-from outfall.web.apps.jobs.services import job_enqueue, job_retry
+from outfall.web.apps.jobs.services import RETRY_SECTION, job_enqueue, job_retry
 from outfall.web.apps.kit.mail import (
     AttachmentNotReady,
     mail_on_commit,
@@ -135,6 +135,34 @@ def test_only_the_person_who_asked_and_the_towns_staff_follow_a_job(
     assert client.get(f"/jobs/{job.pk}/status/").status_code == 200
 
 
+# ---------------------------------------------------------------- the record checked on demand
+
+
+def test_an_on_demand_check_of_the_record_leaves_the_request_for_the_worker(
+    client, admin, people, norfolk, queue
+):
+    """The chain is walked by the worker, not in the request (issue 10, item 4);
+    the administrator follows the job until it links back to the page with the result."""
+    back = reverse("home:home")
+    client.force_login(admin)
+    response = client.post(reverse("jobs:verify_audit"), {"town": "norfolk", "next": back})
+    job = Job.objects.get()
+    assert response["Location"] == reverse("jobs:status", args=[job.pk])
+    assert not AuditVerification.objects.exists()  # not checked in the request
+    queued = client.get(response["Location"]).content.decode()
+    assert "Waiting in the queue" in queued and f'hx-get="/jobs/{job.pk}/status/"' in queued
+
+    run_worker()
+    check = AuditVerification.objects.get(town=norfolk)
+    assert check.ok and check.how == "on_demand" and check.run_by == admin
+    job.refresh_from_db()
+    assert job.status == Job.Status.DONE and job.result_url == back
+    fragment = client.get(f"/jobs/{job.pk}/status/", headers={"HX-Request": "true"})
+    html = fragment.content.decode()
+    assert "hx-get" not in html and f'href="{back}"' in html and "record is intact" in html
+    assert AuditEvent.objects.filter(town=norfolk, action="audit.verify").count() == 1
+
+
 # ---------------------------------------------------------------- PDFs filed by the worker
 
 
@@ -249,6 +277,17 @@ def test_retry_queues_the_failed_job_again_and_is_audited(
     assert job.status == Job.Status.DONE and job.attempts == 6
     with pytest.raises(Exception, match="only a failed job"):
         job_retry(job, actor=admin)
+
+
+def test_a_retry_of_a_job_whose_record_names_no_section_still_audits_one(norfolk, admin, queue):
+    """Every audited write names its section: a job and record with none are retried under
+    the retry's own "none: …" (issue 10)."""
+    job = job_enqueue(send_mail, label="x", about=norfolk, subject="s", body="b", to=["a@x.org"])
+    assert job.section == ""
+    Job.objects.filter(pk=job.pk).update(status=Job.Status.FAILED)
+    job_retry(job, actor=admin)
+    event = AuditEvent.objects.get(action="job.retry")
+    assert event.section == RETRY_SECTION and event.section.startswith("none: ")
 
 
 # ---------------------------------------------------------------- a job the worker cannot run

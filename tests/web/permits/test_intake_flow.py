@@ -212,20 +212,44 @@ def test_the_case_page_shows_the_intake_panel_with_the_applicants_actions(client
     assert "Submit the application" not in page
 
 
-def test_an_alias_bomb_uploaded_as_a_site_file_is_refused_at_once_and_nothing_is_saved(
-    client, people
-):
-    _, a = start(client, people)
+def _list_bomb() -> str:
     lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
     lines += [
         f"{n}: &{n} [{','.join([f'*{p}'] * 9)}]"
         for p, n in zip("abcdefgh", "bcdefghi", strict=True)
     ]
+    return "\n".join(lines)
+
+
+def _mapping_bomb() -> str:
+    lines = ["a: &a {" + ", ".join(f"k{i}: lol" for i in range(9)) + "}"]
+    lines += [
+        f"{n}: &{n} {{" + ", ".join(f"k{i}: *{p}" for i in range(9)) + "}"
+        for p, n in zip("abcdefgh", "bcdefghi", strict=True)
+    ]
+    return "\n".join([*lines, "name: {<<: *i}"])
+
+
+@pytest.mark.parametrize(
+    "text,why",
+    [
+        (_list_bomb(), "anchors and aliases"),
+        (_mapping_bomb(), "anchors and aliases"),
+        ("[" * 100_000 + "]" * 100_000, "nested deeper"),
+    ],
+    ids=["alias bomb of lists", "alias bomb of mappings", "nesting bomb"],
+)
+def test_a_bomb_uploaded_as_a_site_file_is_refused_at_once_and_nothing_is_saved(
+    client, people, text, why
+):
+    """A few hundred bytes that made a 73 MB error page, or a server error (issue 10): refused
+    from the parser's events in a page of ordinary size, naming why."""
+    _, a = start(client, people)
     response = client.post(
         f"/permits/{a.pk}/intake/uploads/",
-        {"kind": "site_file", "file": site_upload(text="\n".join(lines))},
+        {"kind": "site_file", "file": site_upload(text=text)},
     )
     assert response.status_code == 200
-    assert "anchors and aliases" in response.content.decode()
+    assert why in response.content.decode()
     assert len(response.content) < 200_000
     assert not Upload.objects.filter(application=a).exists()

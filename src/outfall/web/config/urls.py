@@ -10,7 +10,6 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("outfall.web.apps.home.urls")),
     path("", include("outfall.web.apps.core.urls")),
-    path("", include("outfall.web.apps.audit.urls")),
     path("permits/", include("outfall.web.apps.permits.urls")),
     path("deadlines/", include("outfall.web.apps.deadlines.urls")),
     path("api/", include("outfall.web.apps.api.urls")),

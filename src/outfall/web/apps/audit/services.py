@@ -40,9 +40,15 @@ def audit_record(
     """Write one audit row; refuses to run outside a transaction (DESIGN.md: same transaction).
 
     `town=None` writes into the installation-wide chain; `obj=None` (a refused login for a
-    username no one has) records no object; `actor_label` names an actor who is no login."""
+    username no one has) records no object; `actor_label` names an actor who is no login. Every
+    row names its section (issue 10): an empty one is a mistake in the calling service."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("audit_record must run inside the service's transaction.atomic block")
+    if not (section or "").strip():
+        raise ValueError(
+            f"audit row {action!r} names no section: cite the one it acts under, or say that none "
+            "governs it (ACCOUNT_SECTION, RECORD_SECTION)"
+        )
     label = "system"
     if actor is not None and getattr(actor, "is_authenticated", False):
         label = actor.get_full_name() or actor.get_username()

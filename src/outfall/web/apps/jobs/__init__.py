@@ -10,7 +10,9 @@ to the town's administrators with its error and a Retry button (audited).
 - `services`: `job_enqueue`, `job_run` (what the worker calls), `job_finish`, `job_retry`,
   `jobs_recover_abandoned` (a killed worker's job is run again);
 - `selectors`: the jobs a person may see;
-- views: a job's status as a small fragment the page polls (htmx), and the administrators' list.
+- `record_check`: a town's audit record verified on demand, as a job;
+- views: a job's status as a small fragment the page polls (htmx), the administrators' list, and
+  their "Verify now" of the town's audit record.
 
 It imports no web app but `core` and `audit`; the work it runs is named by its dotted path.
 """

@@ -36,6 +36,8 @@ LEASE_SPACE = 26710
 """PostgreSQL advisory-lock space of the jobs' leases (the first key of the pair)."""
 ERROR_LIMIT = 2000
 BACKOFF_CAP_SECONDS = 3600
+RETRY_SECTION = "none: running background work again, not an act under the bylaw"
+"""A retry's section when its job and its record name none (the retry is audited all the same)."""
 WORKER_STOPPED = (
     "the worker stopped during try {n} (it was killed or lost its database connection); "
     "what the try had not committed was rolled back"
@@ -344,7 +346,7 @@ def job_retry(job: Job, *, actor) -> Job:
             )
         if j.town is None:
             raise JobRefused("a job of no town is retried by the operator (manage.py shell)")
-        section = j.section or _latest_section(j.record_type, j.record_id)
+        section = j.section or _latest_section(j.record_type, j.record_id) or RETRY_SECTION
         last_error = j.last_error.splitlines()[0] if j.last_error else ""
         j.status = S.QUEUED
         j.max_attempts = j.attempts + settings.OUTFALL_JOB_MAX_ATTEMPTS

@@ -8,4 +8,5 @@ urlpatterns = [
     path("", views.job_list, name="list"),
     path("<int:pk>/status/", views.job_status, name="status"),
     path("<int:pk>/retry/", views.job_retry_view, name="retry"),
+    path("verify-audit/", views.verify_audit, name="verify_audit"),
 ]

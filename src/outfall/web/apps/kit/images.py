@@ -21,8 +21,18 @@ def max_pixels() -> int:
 
 def image_size_checked(content: bytes, *, field: str, name: str) -> tuple[int, int]:
     """The image's declared width and height, read from its header without decoding; an image
-    past the pixel bound, or one whose header cannot be read, is refused naming `field`."""
-    from PIL import Image, UnidentifiedImageError
+    past the pixel bound, or one whose header cannot be read, is refused naming `field` — and so
+    is every image when Pillow (a declared dependency) cannot be loaded: unchecked means refused,
+    never kept as sent (issue 10, fail closed)."""
+    try:
+        from PIL import Image, UnidentifiedImageError
+    except ImportError:
+        raise InputError(
+            field,
+            name,
+            "cannot be checked on this server (its image library is missing), so it is not "
+            "accepted; send the form without it",
+        ) from None
 
     try:
         with warnings.catch_warnings():

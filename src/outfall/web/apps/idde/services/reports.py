@@ -162,9 +162,9 @@ def report_photo_check(uploaded) -> tuple[bytes, str, str]:
 
 
 def _without_metadata(content: bytes, name: str, fmt: str) -> tuple[bytes, str]:
+    image_size_checked(content, field="photo", name=name)  # refuses it if Pillow cannot load
     from PIL import Image, ImageOps, UnidentifiedImageError
 
-    image_size_checked(content, field="photo", name=name)
     try:
         Image.open(io.BytesIO(content)).verify()
         image = ImageOps.exif_transpose(Image.open(io.BytesIO(content)))
