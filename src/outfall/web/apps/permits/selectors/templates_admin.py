@@ -189,6 +189,7 @@ def document_context_sample(town, kind: str) -> dict:
             ],
             "constructive": None,
             "citation": "§ 267-18F(2)",
+            "signers": [],
         },
         "certificate": {
             "certificate": _s(issued_on=today, issued_by=_s(get_full_name="Sample Clerk")),
@@ -224,7 +225,15 @@ def document_context_sample(town, kind: str) -> dict:
             "reasons": reasons,
         },
     }
-    return {"application": application, "town": town, "today": today, "law": law, **per_kind[kind]}
+    agent = _s(name="Sample Clerk", title="Planning Board clerk (sample)")
+    return {
+        "application": application,
+        "town": town,
+        "today": today,
+        "law": law,
+        "agent": agent,
+        **per_kind[kind],
+    }
 
 
 def _about(name: str, part):
