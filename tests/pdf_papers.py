@@ -10,7 +10,8 @@ import re
 
 from pypdf import PdfReader
 
-ISO_DATE = re.compile(r"(?<![\w-])\d{4}-\d{2}-\d{2}(?![\w-])")
+ISO_DATE = re.compile(r"(?<![\w@-])\d{4}-\d{2}-\d{2}(?![\w-])")
+"""An ISO date in running text (a parameter's version, `name@2021-11-09`, is an identifier)."""
 CLOCK_24H = re.compile(
     r"(?<![\w:.])\d{1,2}:\d{2}(?::\d{2})?(?![\w:])(?!\s*(?:a\.m\.|p\.m\.|noon|midnight))"
 )

@@ -20,6 +20,7 @@ class Town(models.Model):
     )
     dpw_address = models.TextField(
         blank=True,
+        db_default="",
         help_text="The Department of Public Works' address, as its letterhead prints it.",
     )
     hearing_location = models.CharField(max_length=200, blank=True)

@@ -132,6 +132,11 @@ _PERMIT = Variable(
     "permit", "the permit, once issued (else nothing)", ("number", "issued_on", "conditions")
 )
 
+DERIVED_VARIABLES = frozenset({"signatures"})
+"""Variables made from the others when the context does not give them (`document_signatures`)."""
+OPTIONAL_VARIABLES = frozenset({"signers"})
+"""Variables a service may leave out (the decision prints blank lines for the Board)."""
+
 DOCUMENT_KINDS: dict[str, DocumentKind] = {
     d.kind: d
     for d in (
