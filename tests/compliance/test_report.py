@@ -12,10 +12,12 @@ from pathlib import Path
 
 import pytest
 import yaml
+from tests.pdf_papers import legal_style_problems, pdf_text, pdf_ua_problems
 
 from outfall.compliance import report
 from outfall.compliance.review import review_site
 from outfall.compliance.sitefile import site_from_dict
+from outfall.kernel.legal_style import legal_date
 
 EXAMPLE = (
     Path(__file__).resolve().parents[2] / "examples" / "sites" / "maple-street-subdivision.yaml"
@@ -95,7 +97,7 @@ def test_a_status_is_told_by_a_word_and_an_icon_shape_not_by_colour_alone(doc):
 def test_the_overall_verdict_and_the_law_date_are_in_the_header(doc, review):
     header = doc[doc.index("<header") : doc.index("</header>")]
     assert report.STATUS_LABEL[review.verdict] in header
-    assert review.as_of.isoformat() in header
+    assert f'datetime="{review.as_of.isoformat()}">{legal_date(review.as_of)}</time>' in header
     assert html.escape(review.town.name) in header
 
 
@@ -260,3 +262,15 @@ def test_the_pdf_is_a_real_multi_page_pdf_with_the_site_and_its_verdicts(failing
     assert failing_review.site.name in text
     assert "PASS" in text and "FAIL" in text
     assert "Page 1 of" in pages[0]
+
+
+def test_the_pdf_is_tagged_pdf_ua_and_dates_the_law_in_legal_style(failing_review):
+    """Filed with a case, the report is an accessible paper like the Board's: tagged PDF/UA with
+    its language and title, every date written "November 9, 2021" (issue 11). The site file it
+    echoes at the end is quoted as loaded, and a parameter's version names its date as an
+    identifier (`name@2021-11-09`)."""
+    pdf = report.review_pdf(failing_review)
+    assert pdf_ua_problems(pdf) == []
+    text = pdf_text(pdf)
+    assert legal_date(failing_review.as_of) in text
+    assert legal_style_problems(text[: text.rindex("The site file as loaded")]) == []

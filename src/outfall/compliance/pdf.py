@@ -102,13 +102,23 @@ def file_url_path(url: str) -> Path | None:
         return None
 
 
+PDF_VARIANT = "pdf/ua-1"
+"""Every PDF is tagged PDF/UA-1 (ISO 14289-1): its structure tree, /MarkInfo, the document's
+language (`<html lang>`) and its title (`<title>`, shown by the viewer in place of the file
+name), and the PDF/UA identification in its XMP metadata — what a screen reader and an archive
+need, and what WeasyPrint's `pdf_variant` writes."""
+
+
 def render_pdf(html: str, *, extra_roots: Iterable[Path | str] = (), base_url=None) -> bytes:
-    """The HTML as a tagged PDF (US Letter from the document's own @page), through
-    `resource_fetcher`: nothing outside the document and the package's own files is read."""
+    """The HTML as a tagged PDF/UA document (US Letter from the document's own @page), through
+    `resource_fetcher`: nothing outside the document and the package's own files is read. The
+    HTML declares its language and title (PDF/UA requires both)."""
     from weasyprint import HTML
 
     fetcher = resource_fetcher(extra_roots)
-    return HTML(string=html, base_url=base_url, url_fetcher=fetcher).write_pdf(pdf_tags=True)
+    return HTML(string=html, base_url=base_url, url_fetcher=fetcher).write_pdf(
+        pdf_variant=PDF_VARIANT
+    )
 
 
 # ------------------------------------------------------------- checking HTML people write

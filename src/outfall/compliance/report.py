@@ -22,6 +22,7 @@ import yaml
 from outfall import __version__
 from outfall.compliance.review import NodeResult, SiteReview, StandardResult
 from outfall.eng.hydrograph import Hydrograph
+from outfall.kernel.legal_style import legal_date, legal_dates_in
 from outfall.law.determination import Determination
 
 STATUS_LABEL = {
@@ -110,7 +111,7 @@ def review_html(review: SiteReview) -> str:
     ]
     footer = (
         f"<footer><p>Prepared with outfall {_e(__version__)} under the {_e(review.town.name)} "
-        f"parameter set, law as of {_e(review.as_of.isoformat())}. Rerunning the same site file "
+        f"parameter set, law as of {_e(legal_date(review.as_of))}. Rerunning the same site file "
         "with the same date and town reproduces every figure.</p></footer>"
     )
     return (
@@ -119,7 +120,7 @@ def review_html(review: SiteReview) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>Stormwater review: {_e(site.name)}</title>\n"
         f'<meta name="description" content="Stormwater standards review of {_e(site.name)}, '
-        f'{_e(review.town.name)}, law as of {_e(review.as_of.isoformat())}">\n'
+        f'{_e(review.town.name)}, law as of {_e(legal_date(review.as_of))}">\n'
         f'<meta name="generator" content="outfall {_e(__version__)}">\n'
         f"<style>\n{CSS}</style>\n</head>\n<body>\n"
         '<a class="skip" href="#verdicts">Skip to the verdicts</a>\n'
@@ -367,7 +368,10 @@ def _header(review: SiteReview) -> str:
     placeholder_storms = [s for s in review.storms if _is_unverified(s.depth_source)]
     rows = [
         ("Town", _e(review.town.name)),
-        ("Law as of", f"<time>{_e(review.as_of.isoformat())}</time>"),
+        (
+            "Law as of",
+            f'<time datetime="{review.as_of.isoformat()}">{_e(legal_date(review.as_of))}</time>',
+        ),
         ("Classification", _e(_words(review.classification.outcome).capitalize())),
         ("Permit required", "Yes" if permit is True else "No" if permit is False else _e(permit)),
         (
@@ -1460,12 +1464,14 @@ def _outcome_text(outcome: Any) -> str:
 
 
 def _determination(det: Determination, heading: str) -> str:
-    reasons = "".join(f"<li>{_cite(r.citation)} {_e(r.text)}</li>" for r in det.reasons)
+    reasons = "".join(
+        f"<li>{_cite(r.citation)} {_e(legal_dates_in(r.text))}</li>" for r in det.reasons
+    )
     rows = [
         [
             f"<code>{_e(p.version)}</code>",
             _value(p.value),
-            _e(p.effective.isoformat()),
+            _e(legal_date(p.effective)),
             _e(p.amendment or "—"),
             _cite(p.citation),
         ]
@@ -1473,7 +1479,7 @@ def _determination(det: Determination, heading: str) -> str:
     ]
     table = (
         _table(
-            f"Parameter versions used ({det.town}, law as of {det.as_of.isoformat()})",
+            f"Parameter versions used ({det.town}, law as of {legal_date(det.as_of)})",
             ["Parameter version", "Value", "In force from", "Amendment", "Citation"],
             rows,
             cls="params",
@@ -1491,7 +1497,7 @@ def _determination(det: Determination, heading: str) -> str:
 def _law(review: SiteReview) -> str:
     return (
         '<section id="law" aria-labelledby="law-h"><h2 id="law-h">The law applied</h2>'
-        f"<p>{_e(review.town.name)}, law in force on {_e(review.as_of.isoformat())}. Each answer "
+        f"<p>{_e(review.town.name)}, law in force on {_e(legal_date(review.as_of))}. Each answer "
         "lists its reasons in order, each with the section it rests on, and the version of every "
         "parameter used, so the review can be reproduced.</p>"
         + _determination(review.permit, "Is a permit required?")

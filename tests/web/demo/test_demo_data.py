@@ -25,6 +25,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.db.models import Q
 from django.test import override_settings
 from django.utils import timezone
+from pypdf import PdfReader
 
 from outfall.compliance.lifecycle import PermitState
 from outfall.web.apps.assets.models import (
@@ -74,6 +75,7 @@ from outfall.web.apps.permits.models import (
     SiteReviewRun,
     Upload,
 )
+from tests.pdf_papers import legal_style_problems, pdf_text, pdf_ua_problems
 from tests.web.audit.installation import (
     assert_restored,
     emptied,
@@ -270,6 +272,63 @@ def test_the_certified_and_closed_cases_hold_their_certificate_and_surety_releas
     for state in (PermitState.CERTIFIED, PermitState.CLOSED):
         kinds = set(_case(state).documents.values_list("kind", flat=True))
         assert {"decision", "certificate", "surety_release"} <= kinds
+
+
+def _papers() -> dict[str, bytes]:
+    """One PDF of each kind of paper the demo files: the permit documents, the enforcement
+    documents, the § 267-7 permit and the § 267-8 suspension order (the newest of each kind)."""
+    found = {}
+    sources = [
+        *((f"permit {d.kind}", d.file) for d in GeneratedDocument.objects.order_by("-pk")),
+        *((f"enforcement {d.kind}", d.file) for d in EnforcementDocument.objects.order_by("-pk")),
+        *(("discharge permit", p.document) for p in DischargePermit.objects.exclude(document="")),
+        *(("suspension order", s.document) for s in EmergencySuspension.objects.all()),
+    ]
+    for label, file in sources:
+        if label not in found and file:
+            with file.open("rb") as fh:
+                found[label] = fh.read()
+    return found
+
+
+def test_every_paper_the_demo_files_is_tagged_pdf_ua_in_us_legal_style(demo):
+    """Issue 11: every generated PDF is tagged PDF/UA (structure tree, marked, PDF/UA-1 in its
+    XMP, a language and a title shown by the viewer), and none writes an ISO date or a 24-hour
+    time — across every kind the demo makes."""
+    papers = _papers()
+    permit_kinds = {"decision", "certificate", "surety_release", "hearing_notice"}
+    permit_kinds |= {"abutter_letter", "incompleteness_notice"}
+    enforcement_kinds = {"notice_of_violation", "order", "cost_notice", "lien_request", "ticket"}
+    assert {f"permit {k}" for k in permit_kinds} <= set(papers)
+    assert {f"enforcement {k}" for k in enforcement_kinds} <= set(papers)
+    assert {"discharge permit", "suspension order"} <= set(papers)
+    for label, pdf in papers.items():
+        assert pdf_ua_problems(pdf) == [], label
+        assert legal_style_problems(pdf_text(pdf)) == [], label
+
+
+def test_the_certificate_keeps_each_easement_row_whole_on_one_page(demo):
+    """A row of the easements table never splits across a page (issue 11)."""
+    certificate = GeneratedDocument.objects.filter(kind="certificate").order_by("-pk").first()
+    with certificate.file.open("rb") as fh:
+        pages = [p.extract_text() for p in PdfReader(fh).pages]
+    easements = list(certificate.application.easements.all())
+    assert easements
+    for e in easements:
+        first_cell = [n for n, text in enumerate(pages) if e.purpose.split()[0] in text]
+        last_cell = [n for n, text in enumerate(pages) if f"{e.book} /" in text]
+        assert first_cell == last_cell and len(first_cell) == 1, e.purpose
+
+
+def test_the_enforcement_order_is_signed_by_the_dpw_director_by_name(demo):
+    """An Article I order is signed by the town's DPW Director, named from their membership,
+    under the Department's letterhead and address (issue 11)."""
+    director = Membership.objects.get(town__slug="norfolk", role=Role.DPW_DIRECTOR).user
+    order = EnforcementDocument.objects.filter(kind="order", case__article="I").first()
+    with order.file.open("rb") as fh:
+        text = pdf_text(fh.read())
+    assert director.get_full_name() in text and "Department of Public Works" in text
+    assert order.case.town.dpw_address.split(",")[0] in text
 
 
 def test_nothing_the_demo_records_happened_after_today(demo):

@@ -179,7 +179,8 @@ def test_a_permit_walks_from_issue_to_certificate_and_a_closed_file_role_by_role
         client.get(reverse("permits:construction_document", args=[application.pk, certificate.pk]))
     )
     assert "Certificate of completion" in text and "Pondview Estates" in text
-    assert "SMP-2026-07" in text and "3911" in text and "PE-41234" in text and "2026-10-15" in text
+    assert "SMP-2026-07" in text and "3911" in text and "PE-41234" in text
+    assert "October 15, 2026" in text
 
     letters = GeneratedDocument.objects.filter(kind="surety_release").order_by("pk")
     partial = _pdf_text(

@@ -377,7 +377,7 @@ def test_the_legal_notice_is_a_real_public_pdf_with_the_hearing_date_and_the_sit
     doc = services.hearing_notice_generate(application, actor=people["clerk"])
     text = pdf_text(doc.file)
     assert doc.public and doc.kind == "hearing_notice"
-    assert "2026-03-10" in text
+    assert "March 10, 2026" in text and "p.m." in text
     assert application.site_address in text
 
 
@@ -395,7 +395,7 @@ def test_one_abutter_letter_per_abutter_with_the_hearing_date_and_site(
     for n in (1, 2, 3):
         letters = [p for p in pages if f"Abutter Number{n}" in p]
         assert len(letters) == 1
-        assert "2026-03-10" in letters[0] and application.site_address in letters[0]
+        assert "March 10, 2026" in letters[0] and application.site_address in letters[0]
 
 
 # ---- the hearing (§ 267-18E, § 267-23C) ----

@@ -12,8 +12,11 @@ import pytest
 from pypdf import PdfReader
 
 from outfall.web.apps.audit.models import AuditEvent
+from outfall.web.apps.jobs.models import Job
+from outfall.web.apps.jobs.selectors import job_latest_about
 from outfall.web.apps.permits.models import Abutter, GeneratedDocument, ReviewComment
 from outfall.web.apps.permits.services import hearing as services
+from tests.pdf_papers import pdf_ua_problems
 from tests.web.permits.test_hearing_services import (
     CLOSED,
     HEARING_DAY,
@@ -374,6 +377,43 @@ def test_the_mailing_labels_pdf_has_one_label_per_abutter_on_3_by_10_sheets(
     assert response["Content-Type"] == "application/pdf"
     assert len(reader.pages) == 2
     assert all(text.count(f"Neighbour{n:02d} Smith") == 1 for n in range(31))
+    assert pdf_ua_problems(response.content) == []
+
+
+def test_producing_the_legal_notice_lands_on_the_paper_with_a_link_to_open_it(
+    client, people, make_application, clock
+):
+    """Issue 11: after "Produce the legal notice" the clerk lands at the paper, offered to open
+    its PDF, and the job that made it links to the same PDF (§ 267-18E)."""
+    application = advance(
+        new_case(make_application, people["applicant"]), "scheduled", people, clock
+    )
+    client.force_login(people["clerk"])
+    response = client.post(f"/permits/{application.pk}/hearing/make/notice/")
+    assert response.status_code == 302 and response["Location"].endswith("#made-notice")
+    doc = GeneratedDocument.objects.get(application=application, kind="hearing_notice")
+    link = f"/permits/{application.pk}/hearing/documents/{doc.pk}/"
+    page = client.get(response["Location"]).content.decode()
+    assert f'<a href="{link}">Open the legal notice of public hearing (PDF)</a>' in page
+    assert job_latest_about(doc).result_url == link
+    assert client.get(link)["Content-Type"] == "application/pdf"
+
+
+def test_while_the_worker_makes_the_notice_the_page_says_so_and_polls_its_job(
+    client, people, make_application, clock
+):
+    application = advance(
+        new_case(make_application, people["applicant"]), "scheduled", people, clock
+    )
+    client.force_login(people["clerk"])
+    client.post(f"/permits/{application.pk}/hearing/make/notice/")
+    doc = GeneratedDocument.objects.get(application=application, kind="hearing_notice")
+    GeneratedDocument.objects.filter(pk=doc.pk).update(file="")
+    job = job_latest_about(doc)
+    Job.objects.filter(pk=job.pk).update(status=Job.Status.QUEUED)
+    page = client.get(f"/permits/{application.pk}/hearing/notice/").content.decode()
+    assert "is being made as a PDF" in page
+    assert f'hx-get="/jobs/{job.pk}/' in page
 
 
 def test_the_mailing_list_csv_has_a_row_per_abutter(client, people, make_application, clock):

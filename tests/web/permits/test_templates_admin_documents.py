@@ -15,6 +15,7 @@ from pypdf import PdfReader
 from outfall.kernel.errors import InputError
 from outfall.web.apps.audit.models import AuditEvent
 from outfall.web.apps.permits import documents
+from outfall.web.apps.permits.document_context import DERIVED_VARIABLES, OPTIONAL_VARIABLES
 from outfall.web.apps.permits.models import DocumentTemplate, GeneratedDocument
 from outfall.web.apps.permits.selectors.templates_admin import (
     DOCUMENT_KINDS,
@@ -234,7 +235,7 @@ def test_every_default_template_passes_the_check(kind, norfolk):
 
 @pytest.mark.parametrize("kind", sorted(SECTIONS))
 def test_the_sample_case_fills_exactly_the_documented_variables(kind, norfolk):
-    documented = {v.name for v in DOCUMENT_KINDS[kind].all_variables}
+    documented = {v.name for v in DOCUMENT_KINDS[kind].all_variables} - DERIVED_VARIABLES
     assert set(document_context_sample(norfolk, kind)) == documented
 
 
@@ -243,7 +244,7 @@ def _capture_contexts(monkeypatch, module) -> dict[str, set[str]]:
     real = documents.document_generate
 
     def capture(application, kind, *, actor, context=None, public=False):
-        seen[kind] = {"application", "town", "today", "law", *(context or {})}
+        seen[kind] = {"application", "town", "today", "law", "agent", *(context or {})}
         return real(application, kind, actor=actor, context=context, public=public)
 
     monkeypatch.setattr(module, "document_generate", capture)
@@ -261,7 +262,8 @@ def test_the_documented_variables_are_what_the_hearing_and_decision_services_pas
     hearing_services.abutter_letters_generate(application, actor=people["clerk"])
     advance(application, "issued", people, clock)
     for kind in ("hearing_notice", "abutter_letter", "decision"):
-        assert seen[kind] == {v.name for v in DOCUMENT_KINDS[kind].all_variables}, kind
+        documented = {v.name for v in DOCUMENT_KINDS[kind].all_variables} - DERIVED_VARIABLES
+        assert seen[kind] == documented - (OPTIONAL_VARIABLES - seen[kind]), kind
 
 
 def test_the_documented_variables_are_what_the_incompleteness_service_passes(
@@ -272,7 +274,7 @@ def test_the_documented_variables_are_what_the_incompleteness_service_passes(
     seen = _capture_contexts(monkeypatch, intake)
     find_incomplete(make_application(people["applicant"]), people["clerk"])
     documented = {v.name for v in DOCUMENT_KINDS["incompleteness_notice"].all_variables}
-    assert seen["incompleteness_notice"] == documented
+    assert seen["incompleteness_notice"] == documented - DERIVED_VARIABLES
 
 
 def test_a_preview_is_a_pdf_of_the_unsaved_body_against_the_sample(people, norfolk):
@@ -283,7 +285,8 @@ def test_a_preview_is_a_pdf_of_the_unsaved_body_against_the_sample(people, norfo
         actor=people["clerk"],
     )
     assert pdf.startswith(b"%PDF")
-    assert set(from_sample) == {v.name for v in DOCUMENT_KINDS["abutter_letter"].all_variables}
+    documented = {v.name for v in DOCUMENT_KINDS["abutter_letter"].all_variables}
+    assert set(from_sample) == documented - DERIVED_VARIABLES
     assert "Dear Sample Abutter" in bytes_text(pdf) and "Dear Second Abutter" in bytes_text(pdf)
     assert not DocumentTemplate.objects.exists() and not AuditEvent.objects.exists()
 

@@ -114,6 +114,9 @@ TEMPLATES = [
                 "csp.context_processors.nonce",
                 "outfall.web.apps.core.context.outfall_context",
             ],
+            # The legal paper's dates, times and signature blocks, in every template and in a
+            # town's own document template (which may load nothing).
+            "builtins": ["outfall.web.apps.kit.templatetags.legal_style"],
         },
     }
 ]

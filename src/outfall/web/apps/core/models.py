@@ -15,7 +15,14 @@ class Town(models.Model):
     name = models.CharField(max_length=120)
     registry_of_deeds = models.CharField(max_length=160, blank=True)
     newspaper = models.CharField(max_length=160, blank=True)
-    planning_board_address = models.TextField(blank=True)
+    planning_board_address = models.TextField(
+        blank=True, help_text="The Planning Board office's address, as its letterhead prints it."
+    )
+    dpw_address = models.TextField(
+        blank=True,
+        db_default="",
+        help_text="The Department of Public Works' address, as its letterhead prints it.",
+    )
     hearing_location = models.CharField(max_length=200, blank=True)
     abutters_list_valid_days = models.PositiveIntegerField(
         default=90, help_text="How long a certified abutters list stays valid (town practice)."

@@ -56,12 +56,13 @@ class DemoTown:
     newspaper: str
     planning_board_address: str
     hearing_location: str
+    dpw_address: str
 
 
 # fmt: off
 TOWNS = (
-    DemoTown("norfolk", "Town of Norfolk", "Norfolk County Registry of Deeds", "The Example Ledger (fictional newspaper)", "Planning Board, Norfolk Town Hall, One Liberty Lane, Norfolk, MA 02056", "Norfolk Town Hall, One Liberty Lane"),
-    DemoTown("exampleton", "Town of Exampleton (fictional example)", "Example County Registry of Deeds (fictional)", "The Exampleton Courier (fictional newspaper)", "Planning Board, Exampleton Town Hall (fictional)", "Exampleton Town Hall (fictional)"),
+    DemoTown("norfolk", "Town of Norfolk", "Norfolk County Registry of Deeds", "The Example Ledger (fictional newspaper)", "Norfolk Town Hall, One Liberty Lane, Norfolk, MA 02056", "Norfolk Town Hall, One Liberty Lane", "33 Medway Branch Road, Norfolk, MA 02056 (example address)"),
+    DemoTown("exampleton", "Town of Exampleton (fictional example)", "Example County Registry of Deeds (fictional)", "The Exampleton Courier (fictional newspaper)", "Exampleton Town Hall (fictional)", "Exampleton Town Hall (fictional)", "Exampleton Highway Garage (fictional)"),
 )
 # fmt: on
 DEMO_TOWN = "norfolk"

@@ -24,3 +24,8 @@ def job_list_failed(town) -> QuerySet[Job]:
 def job_list_recent(town, *, limit: int = RECENT) -> list[Job]:
     """The town's latest jobs of any state."""
     return list(Job.objects.filter(town=town).select_related("requested_by")[:limit])
+
+
+def job_latest_about(record) -> Job | None:
+    """The latest job about one record (a document's PDF being made), else None."""
+    return Job.objects.filter(record_type=record._meta.label, record_id=str(record.pk)).first()

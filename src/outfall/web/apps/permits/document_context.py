@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from types import SimpleNamespace
 
+from outfall.kernel.legal_style import legal_date, legal_day_of
+from outfall.web.apps.kit.documents import Signature
 from outfall.web.apps.permits.models import DocumentTemplate
 
 Kind = DocumentTemplate.Kind
@@ -95,6 +97,13 @@ COMMON_VARIABLES = (
         "the town's periods under § 267-18E in the case's law (numbers of days)",
         ("hearing_open_within_days", "decision_within_days", "notice_days_before"),
     ),
+    Variable("agent", "the Board's clerk or agent producing the document", ("name", "title")),
+    Variable(
+        "signatures",
+        "the document's signature blocks, shown with {% signatures signatures %} (a list)",
+        ("heading", "attest", "for_body", "name", "title", "signed_on"),
+        many=True,
+    ),
 )
 _HEARING = Variable(
     "hearing",
@@ -122,6 +131,11 @@ _REASONS = Variable(
 _PERMIT = Variable(
     "permit", "the permit, once issued (else nothing)", ("number", "issued_on", "conditions")
 )
+
+DERIVED_VARIABLES = frozenset({"signatures"})
+"""Variables made from the others when the context does not give them (`document_signatures`)."""
+OPTIONAL_VARIABLES = frozenset({"signers"})
+"""Variables a service may leave out (the decision prints blank lines for the Board)."""
 
 DOCUMENT_KINDS: dict[str, DocumentKind] = {
     d.kind: d
@@ -201,9 +215,15 @@ DOCUMENT_KINDS: dict[str, DocumentKind] = {
                 Variable(
                     "constructive",
                     "the Town Clerk's certification of approval by failure to act (or nothing)",
-                    ("certified_on", "deadline_missed"),
+                    ("certified_on", "deadline_missed", ("certified_by", ("get_full_name",))),
                 ),
                 Variable("citation", "the section the decision rests on, e.g. § 267-18F(2)"),
+                Variable(
+                    "signers",
+                    "the Board members who sign the decision (a list; blank lines without it)",
+                    ("name", "title"),
+                    many=True,
+                ),
             ),
         ),
         DocumentKind(
@@ -302,6 +322,95 @@ def _plain_variable(variable: Variable, value):
 
 def document_context_plain(kind: str, context: Mapping) -> dict:
     """The context a document of this kind is rendered with: each declared variable present in
-    `context`, as plain values; anything undeclared is dropped."""
+    `context`, as plain values; anything undeclared is dropped. The signature blocks are made
+    from the context when it does not give them (`document_signatures`)."""
     declared = DOCUMENT_KINDS[kind].all_variables
-    return {v.name: _plain_variable(v, context[v.name]) for v in declared if v.name in context}
+    plain = {v.name: _plain_variable(v, context[v.name]) for v in declared if v.name in context}
+    if "signatures" not in context:
+        signatures = next(v for v in declared if v.name == "signatures")
+        plain["signatures"] = _plain_variable(signatures, document_signatures(kind, plain))
+    return plain
+
+
+BOARD = "For the Planning Board"
+MEMBER = "Member, Planning Board"
+AGENT = "Agent of the Planning Board"
+BLANK_BOARD_LINES = 5
+"""Signature lines printed for the Board when the decision names no signers: five, the size of
+most Massachusetts planning boards (the project's layout, not a rule of the bylaw); the
+decision's own list of members replaces them."""
+
+
+def _name(person) -> str:
+    return (_read(person, "get_full_name") or _read(person, "username") or "") if person else ""
+
+
+def _agent(plain: Mapping, person=None, *, signed_on=None) -> Signature:
+    """The Board's clerk or agent signing for the Board: the person named, else the one
+    producing the document."""
+    agent = plain.get("agent")
+    name = _name(person) or (agent.name if agent else "")
+    title = agent.title if agent and agent.name == name else AGENT
+    return Signature(for_body=BOARD, name=name, title=title or AGENT, signed_on=signed_on)
+
+
+def _decision_signatures(plain: Mapping) -> list[Signature]:
+    signers = plain.get("signers") or ()
+    lines = [Signature(name=s.name, title=s.title or MEMBER) for s in signers] or [
+        Signature(title=MEMBER) for _ in range(BLANK_BOARD_LINES)
+    ]
+    lines[0] = Signature(heading=BOARD, name=lines[0].name, title=lines[0].title)
+    decision, constructive = plain.get("decision"), plain.get("constructive")
+    if decision is not None:
+        filed = decision.filed_with_town_clerk_on
+        attest = (
+            f"Received and filed in the office of the Town Clerk on {legal_day_of(filed)}."
+            if filed
+            else "Received and filed in the office of the Town Clerk on the date below."
+        )
+        lines.append(
+            Signature(heading="Town Clerk", attest=attest, title="Town Clerk", signed_on=filed)
+        )
+    elif constructive is not None:
+        attest = (
+            "I certify that the Planning Board took no final action on this application by "
+            f"{legal_date(constructive.deadline_missed)}, and that the application therefore "
+            f"stands approved (§ 267-18G). Certified {legal_day_of(constructive.certified_on)}."
+        )
+        lines = [
+            Signature(
+                heading="Town Clerk's certification",
+                attest=attest,
+                name=_name(constructive.certified_by),
+                title="Town Clerk",
+                signed_on=constructive.certified_on,
+            ),
+            Signature(for_body=BOARD, title=AGENT),
+        ]
+    return lines
+
+
+def document_signatures(kind: str, plain: Mapping) -> list[Signature]:
+    """Who signs a document of this kind, from its plain context: the Board (each member, or
+    blank lines) and the Town Clerk's filing stamp on the decision; the Board's clerk or agent
+    on the notices, the certificate and the surety release letter."""
+    if kind == Kind.DECISION:
+        return _decision_signatures(plain)
+    if kind == Kind.INCOMPLETENESS_NOTICE:
+        review = plain.get("review")
+        return [
+            _agent(plain, review and review.reviewed_by, signed_on=review and review.reviewed_on)
+        ]
+    if kind == Kind.CERTIFICATE:
+        certificate = plain.get("certificate")
+        return [
+            _agent(
+                plain,
+                certificate and certificate.issued_by,
+                signed_on=certificate and certificate.issued_on,
+            )
+        ]
+    if kind == Kind.SURETY_RELEASE:
+        release = plain.get("release")
+        return [_agent(plain, signed_on=release and release.released_on)]
+    return [_agent(plain, signed_on=plain.get("today"))]

@@ -19,12 +19,14 @@ from dataclasses import dataclass
 from django.template import Context, Engine, Template, TemplateSyntaxError, engines
 from django.template.base import Lexer, TokenType
 from django.template.loader import get_template
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import strip_tags
 
 from outfall.compliance import pdf
 from outfall.kernel.errors import InputError
-from outfall.web.apps.kit.documents import file_pdf_later
+from outfall.web.apps.core.roles import Role
+from outfall.web.apps.kit.documents import file_pdf_later, membership_title, person_name
 from outfall.web.apps.permits.document_context import DOCUMENT_KINDS, document_context_plain
 from outfall.web.apps.permits.models import Application, DocumentTemplate, GeneratedDocument
 from outfall.web.apps.permits.selectors.statutory import hearing_periods_for_case
@@ -159,9 +161,36 @@ def town_template_render(template: Template, kind: str, context: dict) -> str:
 
 
 def document_page(kind: str, context: dict, body: str) -> str:
-    """The printed page around a rendered body (letterhead, page numbers)."""
+    """The printed page around a rendered body (letterhead naming the Board, the document's
+    title, page numbers)."""
     plain = document_context_plain(kind, context)
-    return get_template("permits/documents/_page.html").render({**plain, "body": body})
+    label = DOCUMENT_KINDS[kind].label
+    return get_template("permits/documents/_page.html").render(
+        {**plain, "body": body, "document_label": label}
+    )
+
+
+def document_agent(actor, town) -> dict:
+    """The Board's clerk or agent producing a document, as its signature names them: their
+    name and the title of their membership in the town (else "Agent of the Planning Board")."""
+    title = membership_title(
+        actor, town, Role.CLERK, Role.ADMIN, Role.BOARD, default="Agent of the Planning Board"
+    )
+    return {"name": person_name(actor), "title": title}
+
+
+HEARING_KINDS = ("hearing_notice", "abutter_letter", "decision")
+CONSTRUCTION_KINDS = ("certificate", "surety_release")
+
+
+def document_url(doc: GeneratedDocument) -> str:
+    """Where staff read the filed PDF (the link the job's status offers once it is made)."""
+    args = [doc.application_id, doc.pk]
+    if doc.kind in HEARING_KINDS:
+        return reverse("permits:hearing_document", args=args)
+    if doc.kind in CONSTRUCTION_KINDS:
+        return reverse("permits:construction_document", args=args)
+    return ""
 
 
 def document_html(application: Application, kind: str, context: dict) -> str:
@@ -205,17 +234,19 @@ def document_generate(
     """Make the document's page (a town template that refuses refuses here) and queue its PDF
     (`kit.documents.file_pdf_later`: the worker files it); call inside the service's transaction
     (the audit is the caller's)."""
-    html_text = document_html(application, kind, context or {})
+    context = {"agent": document_agent(actor, application.town), **(context or {})}
+    html_text = document_html(application, kind, context)
     doc = GeneratedDocument.objects.create(
         application=application, kind=kind, generated_by=actor, public=public
     )
-    file_pdf_later(
+    doc.job = file_pdf_later(
         doc,
         "file",
         f"{application.number}-{kind}",
         html_text,
         label=f"PDF of the {doc.get_kind_display().lower()} of {application.number}",
         actor=actor,
+        result_url=document_url(doc),
     )
     return doc
 

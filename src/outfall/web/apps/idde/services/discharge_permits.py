@@ -15,9 +15,10 @@ from django.template.loader import get_template
 from outfall.compliance.lifecycle import discharge_permit as machine
 from outfall.kernel.errors import InputError
 from outfall.law.determination import Determination
+from outfall.web.apps.core.roles import Role
 from outfall.web.apps.idde.models import DischargePermit
 from outfall.web.apps.idde.selectors.discharge_permits import discharge_permit_evaluation
-from outfall.web.apps.kit.documents import file_pdf_later
+from outfall.web.apps.kit.documents import file_pdf_later, officer_signature
 from outfall.web.apps.kit.mail import mail_on_commit
 from outfall.web.apps.kit.snapshots import determination_snapshot
 from outfall.web.apps.kit.writes import audit, save_fields, write_lock
@@ -171,7 +172,20 @@ def discharge_permit_issue(
                 "document",
                 number,
                 get_template("idde/discharge_permits/permit_document.html").render(
-                    {"permit": p, "town": p.town, "application_number": application_number}
+                    {
+                        "permit": p,
+                        "town": p.town,
+                        "application_number": application_number,
+                        "signatures": [
+                            officer_signature(
+                                p.town,
+                                Role.DPW_DIRECTOR,
+                                default_title="Director of Public Works",
+                                for_body="For the Department of Public Works",
+                                signed_on=issued_on,
+                            )
+                        ],
+                    }
                 ),
                 label=f"PDF of sump pump discharge permit {number}",
                 actor=actor,

@@ -18,8 +18,14 @@ from django.utils import timezone
 from outfall.compliance.lifecycle import TransitionNotAllowed
 from outfall.kernel.errors import InputError
 from outfall.law.s267_08_emergency import may_suspend_access, steps_when_suspension_ignored
+from outfall.web.apps.core.roles import Role
 from outfall.web.apps.idde.models import EmergencySuspension
-from outfall.web.apps.kit.documents import file_pdf_later
+from outfall.web.apps.kit.documents import (
+    Signature,
+    file_pdf_later,
+    membership_title,
+)
+from outfall.web.apps.kit.documents import person_name as signer_name
 from outfall.web.apps.kit.snapshots import determination_snapshot
 from outfall.web.apps.kit.writes import audit, save_fields, write_lock
 
@@ -54,13 +60,19 @@ def suspension_number(suspension: EmergencySuspension) -> str:
 def suspension_order_html(suspension: EmergencySuspension) -> str:
     """The order's printed page, with the finding and the law's reasons (made a PDF by the
     worker)."""
+    ordered_at = _local(suspension.ordered_at)
+    by = suspension.ordered_by
+    title = membership_title(
+        by, suspension.town, Role.DPW_DIRECTOR, Role.DPW_STAFF, default="Department of Public Works"
+    )
     return get_template(ORDER_TEMPLATE).render(
         {
             "suspension": suspension,
             "number": suspension_number(suspension),
             "town": suspension.town,
-            "ordered_at": _local(suspension.ordered_at),
+            "ordered_at": ordered_at,
             "reasons": suspension.determination.get("reasons", []),
+            "signatures": [Signature(name=signer_name(by), title=title, signed_on=ordered_at)],
         },
     )
 

@@ -13,6 +13,7 @@ from outfall.compliance.lifecycle import PermitState, blockers
 from outfall.kernel.errors import InputError
 from outfall.law.determination import Determination
 from outfall.law.errors import LawError
+from outfall.web.apps.jobs.selectors import job_latest_about
 from outfall.web.apps.permits.facts import permit_clock_for, permit_facts
 from outfall.web.apps.permits.models import (
     Application,
@@ -271,6 +272,17 @@ def hearing_document_get(user, application: Application, document_id: int) -> Ge
     if not can(user, "case.view_internal", application):
         docs = docs.filter(public=True)
     return docs.get(pk=document_id)
+
+
+def notice_documents_made(application: Application) -> dict:
+    """The latest legal notice and abutter letters of the case, each with the job making its PDF
+    while it is being made: what the notice page offers to open (§ 267-18E)."""
+    made = {}
+    for key, kind in (("notice", "hearing_notice"), ("letters", "abutter_letter")):
+        doc = application.documents.filter(kind=kind).order_by("-generated_at", "-id").first()
+        if doc is not None:
+            made[key] = {"doc": doc, "job": None if doc.file else job_latest_about(doc)}
+    return made
 
 
 # ---- the public record (no login) ----

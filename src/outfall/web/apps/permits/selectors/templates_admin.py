@@ -189,6 +189,7 @@ def document_context_sample(town, kind: str) -> dict:
             ],
             "constructive": None,
             "citation": "§ 267-18F(2)",
+            "signers": [],
         },
         "certificate": {
             "certificate": _s(issued_on=today, issued_by=_s(get_full_name="Sample Clerk")),
@@ -224,7 +225,15 @@ def document_context_sample(town, kind: str) -> dict:
             "reasons": reasons,
         },
     }
-    return {"application": application, "town": town, "today": today, "law": law, **per_kind[kind]}
+    agent = _s(name="Sample Clerk", title="Planning Board clerk (sample)")
+    return {
+        "application": application,
+        "town": town,
+        "today": today,
+        "law": law,
+        "agent": agent,
+        **per_kind[kind],
+    }
 
 
 def _about(name: str, part):
@@ -324,15 +333,19 @@ _CASE_PARTS = {
 }
 
 
-def document_context_for_case(application: Application, kind: str) -> tuple[dict, list[str]]:
-    """The context the service would pass for this case, as far as its records go; what the case
-    does not have yet is taken from the sample, and those names are returned alongside."""
+def document_context_for_case(
+    application: Application, kind: str, *, agent: dict | None = None
+) -> tuple[dict, list[str]]:
+    """The context the service would pass for this case, as far as its records go (the `agent`
+    signing is the person previewing, when given); what the case does not have yet is taken
+    from the sample, and those names are returned alongside."""
     sample = document_context_sample(application.town, kind)
     own = {
         "application": application,
         "town": application.town,
         "today": timezone.localdate(),
         "law": hearing_periods_for_case(application),
+        **({"agent": agent} if agent else {}),
     }
     own.update(_CASE_PARTS[kind](application))
     from_sample = [name for name in sample if name not in own]

@@ -19,6 +19,7 @@ from outfall.web.apps.permits.documents import (
     MAX_BODY_CHARS,
     DocumentTemplateRefused,
     TemplateProblem,
+    document_agent,
     document_page,
     town_template_compile,
     town_template_render,
@@ -90,7 +91,9 @@ def document_template_preview(
         context = document_context_sample(town, kind)
         from_sample = list(context)
     else:
-        context, from_sample = document_context_for_case(application, kind)
+        context, from_sample = document_context_for_case(
+            application, kind, agent=document_agent(actor, town)
+        )
     rendered = town_template_render(template, kind, context)
     return render_pdf(document_page(kind, context, rendered)), from_sample
 

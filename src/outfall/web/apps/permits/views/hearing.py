@@ -305,8 +305,10 @@ def hearing_document_make(request, pk: int, kind: str):
     except InputError as err:
         messages.error(request, f"{err.field} {err.value}: {err.why}, {err.citation or ''}")
         return redirect("permits:hearing_notice_page", pk=application.pk)
-    messages.success(request, f"{doc.get_kind_display()} produced.")
-    return redirect("permits:hearing_notice_page", pk=application.pk)
+    made = "made" if doc.file else "being made; it opens below when it is ready"
+    messages.success(request, f"{doc.get_kind_display()} produced: the PDF is {made}.")
+    page = reverse("permits:hearing_notice_page", args=[application.pk])
+    return redirect(f"{page}#made-{kind}")
 
 
 def _notice_stage(user, application) -> dict:
@@ -314,6 +316,7 @@ def _notice_stage(user, application) -> dict:
     return {
         "panel": selectors.hearing_panel(user, application),
         "abutters": selectors.abutter_mailing_rows(application),
+        "made": selectors.notice_documents_made(application),
     }
 
 
