@@ -235,3 +235,115 @@ def refused(page, ledger: A11yLedger, who: str, button: str, *, because: tuple[s
     for words in because:
         assert words in shown, f"{words!r} not in the refusal shown: {shown}"
     return page
+
+
+# ---------------------------------------------------------------- reflow (WCAG 2.1 SC 1.4.10)
+
+PHONE = {"width": 320, "height": 640}  # WCAG 2.1 1.4.10: reflow at 320 CSS pixels
+DESKTOP = {"width": 1280, "height": 800}
+# How far the document reaches past the screen's right edge, in CSS pixels.
+OVERFLOW = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+# The innermost elements reaching past the right edge (by their box or by content spilling out of
+# it), to say what widens a page; what sits inside a box that scrolls or clips is not counted.
+WIDEST = """() => {
+  const edge = document.documentElement.clientWidth + 1;
+  const clipped = e => {
+    for (let up = e.parentElement; up && up !== document.body; up = up.parentElement)
+      if (getComputedStyle(up).overflowX !== 'visible') return true;
+    return false;
+  };
+  const wide = e => {
+    const box = e.getBoundingClientRect();
+    return box.right > edge || (getComputedStyle(e).overflowX === 'visible'
+                                && box.left + e.scrollWidth > edge);
+  };
+  return [...document.querySelectorAll('body *')]
+    .filter(e => wide(e) && !clipped(e) && ![...e.children].some(wide))
+    .slice(0, 5).map(e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '')
+      + (e.className && typeof e.className === 'string' ? '.' + e.className.trim().split(/\\s+/).join('.') : '')
+      + ': ' + (e.textContent || '').trim().replace(/\\s+/g, ' ').slice(0, 60));
+}"""
+# Links a crawl never follows: logging out, and files rather than pages.
+NOT_A_PAGE = re.compile(
+    r"logout|\.(pdf|csv|ics|xlsx|zip|json|geojson|png|jpe?g|txt)(\?|$)|/download|/export|"
+    r"/documents/\d+|/file/|/files/|/static/|/media/|format=|/api/",
+    re.I,
+)
+RECORD_ID = re.compile(r"/(\d+|[0-9a-f]{8}-[0-9a-f-]{27}|[0-9a-f]{32,})(?=/|$)", re.I)
+
+
+def folded(path: str) -> str:
+    """A page's path with record ids folded, so /permits/7/ and /permits/8/ are one page."""
+    return RECORD_ID.sub("/N", path.split("?", 1)[0].split("#", 1)[0])
+
+
+@dataclass
+class Reflow:
+    """What a crawl found on one page: its width past the screen at 320 px (and the elements
+    widening it), its h1 count and its width past the screen at 1280 px."""
+
+    url: str
+    status: int
+    phone_overflow: int = 0
+    widest: list = field(default_factory=list)
+    h1: int = 1
+    desktop_overflow: int = 0
+
+    def problems(self) -> list[str]:
+        found = []
+        if self.status >= 400:
+            found.append(f"answers {self.status}")
+        if self.phone_overflow > 1:
+            found.append(
+                f"{self.phone_overflow} px wider than {PHONE['width']} px, widened by "
+                + " | ".join(self.widest)
+            )
+        if self.h1 != 1:
+            found.append(f"{self.h1} h1 elements")
+        if self.desktop_overflow > 1:
+            found.append(f"scrolls {self.desktop_overflow} px sideways at {DESKTOP['width']} px")
+        return found
+
+
+def crawl(
+    page, base_url: str, start: str = "/", *, also: tuple[str, ...] = (), limit: int = 150
+) -> list[Reflow]:
+    """Every page reachable from `start` (and the paths `also`) by same-site links (GET only, breadth first, each path
+    once with record ids folded, at most `limit`), measured at 320 px and at 1280 px wide.
+
+    Never follows logging out or links to files (PDF, CSV, calendar, downloads); a link that
+    answers with anything but HTML is left too.
+    """
+    from playwright.sync_api import Error as PlaywrightError
+
+    queue = [base_url + path for path in (start, *also)]
+    seen, found = {folded(path) for path in (start, *also)}, []
+    while queue and len(found) < limit:
+        url = queue.pop(0)
+        page.set_viewport_size(PHONE)
+        try:
+            response = page.goto(url)
+        except PlaywrightError:  # a download rather than a page
+            continue
+        kind = response.headers.get("content-type", "") if response else ""
+        if response is None or "text/html" not in kind:
+            continue
+        result = Reflow(url=page.url, status=response.status)
+        result.phone_overflow = page.evaluate(OVERFLOW)
+        if result.phone_overflow > 1:
+            result.widest = page.evaluate(WIDEST)
+        result.h1 = page.locator("h1").count()
+        page.set_viewport_size(DESKTOP)
+        result.desktop_overflow = page.evaluate(OVERFLOW)
+        found.append(result)
+        hrefs = page.eval_on_selector_all(
+            "a[href]:not([download])", "els => els.map(e => e.href.split('#')[0])"
+        )
+        for href in hrefs:
+            if not href.startswith(base_url + "/") or NOT_A_PAGE.search(href):
+                continue
+            path = href[len(base_url) :]
+            if folded(path) not in seen:
+                seen.add(folded(path))
+                queue.append(href)
+    return found

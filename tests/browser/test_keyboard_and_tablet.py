@@ -14,12 +14,20 @@ import pytest
 from django.utils import timezone
 
 from outfall.web.apps.permits.models import Application, Fee, Hearing, Inspection, Referral
-from tests.browser.support import A11yLedger, Clock, Desk, main_text, make_norfolk_and_people
+from tests.browser.support import (
+    OVERFLOW,
+    PHONE,
+    WIDEST,
+    A11yLedger,
+    Clock,
+    Desk,
+    main_text,
+    make_norfolk_and_people,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 TABLET = {"width": 820, "height": 1180}  # a 10.9-inch tablet held upright
-PHONE = {"width": 320, "height": 640}  # WCAG 2.1 1.4.10: reflow at 320 CSS pixels
 TODAY = dt.date(2026, 2, 20)
 
 ACTIVE_NAME = """() => {
@@ -51,14 +59,6 @@ FOCUS_RING = """() => {
       && box.right <= innerWidth && box.bottom <= innerHeight,
   };
 }"""
-OVERFLOW = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
-# The innermost elements reaching past the right edge, to say what widens a page.
-WIDEST = """() => [...document.querySelectorAll('body *')]
-  .filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
-  .filter(e => ![...e.children].some(c => c.getBoundingClientRect().right >
-                                          document.documentElement.clientWidth + 1))
-  .slice(0, 5).map(e => e.tagName.toLowerCase() + '.' + e.className + ': '
-                        + (e.textContent || '').trim().slice(0, 60))"""
 
 
 @pytest.fixture

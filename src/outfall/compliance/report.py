@@ -1564,7 +1564,7 @@ html { font-size: 100%; -webkit-text-size-adjust: 100%; }
 body {
   font-family: system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, "DejaVu Sans", sans-serif;
   color: #1b1b1b; background: #ffffff; line-height: 1.45;
-  max-width: 72rem; margin: 0 auto; padding: 1rem 1.25rem 3rem;
+  max-width: 72rem; margin: 0 auto; padding: 1rem 1.25rem 3rem; overflow-wrap: break-word;
 }
 a { color: #0b4f8a; }
 a:focus, pre:focus, .table-wrap:focus { outline: 3px solid #1a5fb4; outline-offset: 2px; }
@@ -1585,7 +1585,7 @@ code { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: .
 .k { font-weight: 600; color: #333333; }
 .cite { font-weight: 600; }
 table.verdicts .cite { overflow-wrap: normal; }
-dl.summary { display: grid; grid-template-columns: repeat(auto-fit, minmax(15rem, 1fr));
+dl.summary { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(15rem, 100%), 1fr));
              gap: .4rem 1.5rem; margin: 0 0 1rem; padding: .75rem 1rem;
              background: #f3f6f9; border: 1px solid #c9d3dd; }
 dl.summary div { margin: 0; }
@@ -1638,7 +1638,7 @@ p.mep { font-style: italic; margin: .2rem 0; }
 p.note { margin: .2rem 0; }
 p.rests { margin: .3rem 0; }
 ul.flags { padding-left: 1.2rem; }
-ul.flags li { margin: .25rem 0; }
+ul.flags li { margin: .25rem 0; overflow-wrap: anywhere; }
 ul.flags li.unverified { font-weight: 600; }
 .notes { font-size: .88rem; margin: .2rem 0 1rem; }
 .notes ul { margin: .1rem 0 .4rem; }
