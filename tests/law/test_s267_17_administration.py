@@ -98,7 +98,9 @@ def test_a_christmas_and_weekend_run_moves_the_last_day_back_over_every_day_off(
 
 
 def test_three_ayes_of_the_five_member_board_adopt_a_regulation():
-    found = board_vote(present=5, recused=0, ayes=3, nays=2, matter="regulation", as_of=D(2026, 3, 19))
+    found = board_vote(
+        present=5, recused=0, ayes=3, nays=2, matter="regulation", as_of=D(2026, 3, 19)
+    )
     assert found.outcome.carried and found.outcome.needed_to_carry == 3
     assert found.citations[0] == "§ 267-17B"
     assert "does not say whether of its members or of the votes cast" in found.reasons[0].text
@@ -113,7 +115,9 @@ def test_two_ayes_to_one_nay_of_three_sitting_do_not_adopt_a_regulation():
 
 
 def test_the_same_two_to_one_carries_a_permit_decision_under_the_decision_rule():
-    found = board_vote(present=3, recused=0, ayes=2, nays=1, matter="decision", as_of=D(2026, 3, 19))
+    found = board_vote(
+        present=3, recused=0, ayes=2, nays=1, matter="decision", as_of=D(2026, 3, 19)
+    )
     assert found.outcome.carried
 
 
@@ -184,9 +188,7 @@ def test_only_what_the_bylaw_leaves_to_the_regulations_can_be_set_by_one():
 
 def test_an_adopted_fine_schedule_fixes_article_ii_fines_from_its_effective_date_naming_itself():
     layer = "Planning Board regulation REG-2026-1 (Stormwater fines), adopted 2026-03-19"
-    override = regulation_override(
-        FINE_SCHEDULE.name, LADDER, effective=D(2026, 4, 1), layer=layer
-    )
+    override = regulation_override(FINE_SCHEDULE.name, LADDER, effective=D(2026, 4, 1), layer=layer)
     town = P.town("norfolk").with_overrides([override])
     before = article_ii_penalties([D(2026, 3, 31)], as_of=D(2026, 3, 31), town=town)
     assert before.details["fines_set"] is False

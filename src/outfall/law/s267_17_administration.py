@@ -199,7 +199,10 @@ def regulation_setting_checked(
     """A value a regulation sets for the regulated parameter `name`, checked by its own rule."""
     if name not in REGULATED:
         raise InputError(
-            "setting", name, "is not a value the bylaw leaves to the Board's regulations", REGULATIONS
+            "setting",
+            name,
+            "is not a value the bylaw leaves to the Board's regulations",
+            REGULATIONS,
         )
     return fine_schedule_checked(value, as_of=as_of, town=town)
 
@@ -212,7 +215,10 @@ def regulation_override(
     regulated = REGULATED.get(name)
     if regulated is None:
         raise InputError(
-            "setting", name, "is not a value the bylaw leaves to the Board's regulations", REGULATIONS
+            "setting",
+            name,
+            "is not a value the bylaw leaves to the Board's regulations",
+            REGULATIONS,
         )
     return ParameterOverride(
         name=name,

@@ -416,6 +416,16 @@ class BoardVote:
     needed_to_sit: int
     needed_to_carry: int
 
+    def as_dict(self) -> dict[str, bool | int]:
+        """The outcome as a stored determination keeps it."""
+        return {
+            "quorum": self.quorum,
+            "carried": self.carried,
+            "sitting": self.sitting,
+            "needed_to_sit": self.needed_to_sit,
+            "needed_to_carry": self.needed_to_carry,
+        }
+
 
 VOTE_MATTERS = {"decision": "§ 267-18F", "waiver": "§ 267-23C", "regulation": "§ 267-17B"}
 """What the Board votes on under Article II, and the section that asks for the vote."""
