@@ -1,7 +1,7 @@
 """The demo's Planning Board regulations (§ 267-17B), walked through the services: the town's
 noncriminal fine schedule (§ 267-25D) drafted, heard after its newspaper advertisement, voted and
 adopted months ago, so Article II fines are in force; and a second draft whose hearing is set
-three weeks ahead and already advertised. All text is fictional example wording."""
+ten days ahead and already advertised. All text is fictional example wording."""
 
 from __future__ import annotations
 
@@ -95,8 +95,9 @@ class RegulationsBuilder:
         )
 
     def advertised_draft(self) -> None:
-        drafted = office_day(self.today - dt.timedelta(days=5))
-        hearing = meeting_day(self.today + dt.timedelta(days=21))
+        drafted = office_day(self.today - dt.timedelta(days=12))
+        advertised = office_day(self.today - dt.timedelta(days=2))
+        hearing = meeting_day(self.today + dt.timedelta(days=10))
         reg = services.regulation_draft(
             town=self.town,
             actor=self.clerk,
@@ -115,6 +116,6 @@ class RegulationsBuilder:
             reg,
             actor=self.clerk,
             newspaper="The Norfolk Ledger (example)",
-            advertised_on=drafted,
-            today=drafted,
+            advertised_on=advertised,
+            today=advertised,
         )

@@ -13,8 +13,9 @@ import datetime as dt
 from dataclasses import dataclass
 
 from django.db.models import QuerySet
+from django.utils import timezone
 
-from outfall.compliance.lifecycle.regulation import RegulationState
+from outfall.compliance.lifecycle.regulation import RegulationFacts, RegulationState
 from outfall.law import parameters
 from outfall.law.parameters import ParameterOverride, ParameterSet
 from outfall.law.s267_17_administration import REGULATED, regulation_override
@@ -66,6 +67,28 @@ def regulations_in_force(town, *, on: dt.date) -> list[InForce]:
         if until is None or until > on:
             out.append(InForce(r, until))
     return out
+
+
+def local_day(moment: dt.datetime) -> dt.date:
+    """The town's calendar day of a stored moment."""
+    return (timezone.localtime(moment) if timezone.is_aware(moment) else moment).date()
+
+
+def regulation_facts(reg: Regulation, **more) -> RegulationFacts:
+    """The version's facts for its lifecycle's guards, as recorded, with what a step brings
+    (`more`) laid over them."""
+    facts = RegulationFacts(
+        town=town_parameters(reg.town),
+        hearing_on=local_day(reg.hearing_at) if reg.hearing_at else None,
+        advertised_on=reg.advertised_on,
+        newspaper=reg.newspaper,
+        voted_on=reg.voted_on,
+        carried=(reg.vote.get("outcome") or {}).get("carried") if reg.vote else None,
+        effective_on=reg.effective_on,
+    )
+    for name, value in more.items():
+        setattr(facts, name, value)
+    return facts
 
 
 def setting_label(name: str) -> str:

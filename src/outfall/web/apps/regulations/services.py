@@ -31,7 +31,7 @@ from outfall.web.apps.kit.snapshots import determination_snapshot
 from outfall.web.apps.kit.writes import audit, save_fields, write_lock
 from outfall.web.apps.regulations.models import Regulation
 from outfall.web.apps.regulations.policy import require
-from outfall.web.apps.regulations.selectors import town_parameters
+from outfall.web.apps.regulations.selectors import regulation_facts, town_parameters
 
 SECTION = "§ 267-17B"
 NOTICE_TEMPLATE = "regulations/documents/hearing_notice.html"
@@ -48,22 +48,6 @@ def _not_after(field: str, day: dt.date, today: dt.date) -> None:
 
 def _local(moment: dt.datetime) -> dt.datetime:
     return timezone.localtime(moment) if timezone.is_aware(moment) else moment
-
-
-def _facts(reg: Regulation, **more) -> RegulationFacts:
-    """The version's facts as recorded, with what the step brings (`more`) laid over them."""
-    facts = RegulationFacts(
-        town=town_parameters(reg.town),
-        hearing_on=_local(reg.hearing_at).date() if reg.hearing_at else None,
-        advertised_on=reg.advertised_on,
-        newspaper=reg.newspaper,
-        voted_on=reg.voted_on,
-        carried=(reg.vote.get("outcome") or {}).get("carried") if reg.vote else None,
-        effective_on=reg.effective_on,
-    )
-    for name, value in more.items():
-        setattr(facts, name, value)
-    return facts
 
 
 def _take(reg: Regulation, step: str, facts: RegulationFacts) -> str:
@@ -173,7 +157,7 @@ def hearing_schedule(
             "hearing_at", _local(hearing_at).date().isoformat(), "is in the past", SECTION
         )
     with write_lock(reg) as locked:
-        state = _take(locked, "schedule_hearing", _facts(locked))
+        state = _take(locked, "schedule_hearing", regulation_facts(locked))
         save_fields(
             locked,
             state=state,
@@ -219,7 +203,7 @@ def advertisement_record(
     _not_after("advertised_on", advertised_on, _today(today))
     newspaper = newspaper.strip()
     with write_lock(reg) as locked:
-        facts = _facts(locked, newspaper=newspaper, advertised_on=advertised_on)
+        facts = regulation_facts(locked, newspaper=newspaper, advertised_on=advertised_on)
         state = _take(locked, "record_advertisement", facts)
         det = regulations_advertisement(
             facts.hearing_on, advertised_on, as_of=advertised_on, town=facts.town
@@ -273,7 +257,7 @@ def vote_record(
     )
     carried = det.outcome.carried
     with write_lock(reg) as locked:
-        facts = _facts(locked, voted_on=voted_on, carried=carried)
+        facts = regulation_facts(locked, voted_on=voted_on, carried=carried)
         state = _take(locked, "vote_carried" if carried else "vote_failed", facts)
         save_fields(
             locked,
@@ -307,7 +291,7 @@ def regulation_adopt(
     require(actor, "regulation.adopt", reg)
     today = _today(today)
     with write_lock(reg) as locked:
-        state = _take(locked, "adopt", _facts(locked, effective_on=effective_on))
+        state = _take(locked, "adopt", regulation_facts(locked, effective_on=effective_on))
         for s in locked.settings:
             regulation_setting_checked(
                 s["name"], s["value"], as_of=effective_on, town=town_parameters(locked.town)

@@ -21,6 +21,7 @@ from outfall.web.apps.regulations import services as svc
 from outfall.web.apps.regulations.clocks import clock_list_for
 from outfall.web.apps.regulations.forms import schedule_text
 from outfall.web.apps.regulations.selectors import (
+    regulation_facts,
     regulation_get,
     regulation_list_visible_to,
     regulations_in_force,
@@ -130,17 +131,25 @@ STEP_TRANSITIONS = {
 
 
 def _open_now(reg, step: Step) -> bool:
-    """Whether the lifecycle offers `step` from the version's state."""
+    """Whether the lifecycle offers `step` from the version's state (the vote only once the
+    hearing's day has come: the Board votes after it)."""
     offered = {t.name for t in REGULATION_MACHINE.available(reg.state)}
-    return bool(offered & set(STEP_TRANSITIONS[step.name]))
+    if not offered & set(STEP_TRANSITIONS[step.name]):
+        return False
+    if step.name == "vote":
+        today = timezone.localdate()
+        facts = regulation_facts(reg, voted_on=today, carried=True)
+        return not REGULATION_MACHINE.blockers("vote_carried", reg.state, facts)
+    return True
 
 
 def _not_now(reg, step: Step) -> list:
-    """What stands in the way of a step the version's state does not offer (the machine's
-    words, naming the states it is taken from)."""
+    """What stands in the way of a step not open now, in the machine's words (the states it is
+    taken from, or the hearing still to come)."""
     if _open_now(reg, step):
         return []
-    return REGULATION_MACHINE.blockers(STEP_TRANSITIONS[step.name][0], reg.state, None)
+    facts = regulation_facts(reg, voted_on=timezone.localdate(), carried=True)
+    return REGULATION_MACHINE.blockers(STEP_TRANSITIONS[step.name][0], reg.state, facts)
 
 
 def _steps_now(user, reg) -> list[Step]:
