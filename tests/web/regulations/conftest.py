@@ -33,7 +33,9 @@ class Walk:
         self.town = town
         self.clerk = clerk
 
-    def draft(self, *, fines=FINES, supersedes=None, title="Noncriminal fine schedule"):
+    def draft(
+        self, *, fines=FINES, supersedes=None, title="Noncriminal fine schedule", today=DRAFTED
+    ):
         return services.regulation_draft(
             town=self.town,
             actor=self.clerk,
@@ -41,16 +43,18 @@ class Walk:
             text="Fines for noncriminal disposition (test).",
             fine_schedule=fines,
             supersedes=supersedes,
-            today=DRAFTED,
+            today=today,
         )
 
     def scheduled(self, hearing=HEARING, **draft):
+        """Drafted and its hearing set six weeks before the hearing."""
+        drafted = hearing - dt.timedelta(days=42)
         return services.hearing_schedule(
-            self.draft(**draft),
+            self.draft(today=drafted, **draft),
             actor=self.clerk,
             hearing_at=at(hearing),
             location="Town Hall, Room 124",
-            today=DRAFTED,
+            today=drafted,
         )
 
     def advertised(self, hearing=HEARING, advertised=ADVERTISED, **draft):

@@ -44,7 +44,13 @@ REGULATION = RecordSteps(
     blockers=lambda r, step: _not_now(r, step),
 )
 
-NEW = NewRecords(require=policy.require, url=_url, back="regulations:list", section=REGULATIONS)
+
+def _in_town(user, action: str, town) -> None:
+    """The policy asked of a page that records a new regulation: the action, in the town."""
+    policy.require(user, action, town=town)
+
+
+NEW = NewRecords(require=_in_town, url=_url, back="regulations:list", section=REGULATIONS)
 
 DRAFT = Step(
     "new",
