@@ -249,3 +249,18 @@ def test_a_hearing_set_in_the_past_is_refused_on_its_field(as_who, draft):
         },
     )
     assert response.status_code == 400 and "is in the past" in response.content.decode()
+
+
+def test_a_new_version_of_an_adopted_regulation_is_drafted_from_the_draft_page(as_who, walk):
+    first = walk.adopted(
+        hearing=_today() - dt.timedelta(days=30), effective=_today() - dt.timedelta(days=5)
+    )
+    client = as_who("clerk")
+    assert first.number in client.get(reverse("regulations:new")).content.decode()
+    response = client.post(
+        reverse("regulations:new"),
+        {"title": "Fines, revised", "text": "T", "fine_schedule": "1: 50", "supersedes": first.pk},
+    )
+    assert response.status_code == 302
+    second = Regulation.objects.order_by("-pk").first()
+    assert second.supersedes == first and second.state == "draft"

@@ -48,7 +48,17 @@ def parse_schedule(text: str) -> list[dict]:
 
 
 class DraftForm(AccessibleForm):
+    """A new regulation, or a new version of one in force (`adopted`: the town's adopted
+    versions it may supersede)."""
+
     title = forms.CharField(label="Title", max_length=200)
+    supersedes = forms.ModelChoiceField(
+        label="New version of",
+        queryset=None,
+        required=False,
+        empty_label="None: a new regulation",
+        help_text="An adopted regulation this draft replaces from its own effective date.",
+    )
     text = text_area("Text of the regulation", rows=10)
     fine_schedule = forms.CharField(
         label="Noncriminal fine schedule (§ 267-25D), if this regulation sets one",
@@ -57,6 +67,10 @@ class DraftForm(AccessibleForm):
         help_text='One offence a line, counted per violator: "1: warning", "2: 100", "3: 300". '
         "The last line applies to every later offence.",
     )
+
+    def __init__(self, *args, adopted=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.offer("supersedes", adopted, lambda r: f"{r.number} — {r.title}")
 
     def clean_fine_schedule(self):
         return parse_schedule(self.cleaned_data["fine_schedule"]) or None

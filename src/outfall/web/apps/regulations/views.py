@@ -21,6 +21,7 @@ from outfall.web.apps.regulations import services as svc
 from outfall.web.apps.regulations.clocks import clock_list_for
 from outfall.web.apps.regulations.forms import schedule_text
 from outfall.web.apps.regulations.selectors import (
+    adopted_list,
     regulation_facts,
     regulation_get,
     regulation_list_visible_to,
@@ -60,6 +61,7 @@ DRAFT = Step(
     lambda town, reg: f"Draft {reg.number} saved.",
     title="Draft a regulation",
     action="regulation.draft",
+    form_kwargs=lambda town: {"adopted": adopted_list(town)},
 )
 
 
