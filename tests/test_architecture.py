@@ -56,6 +56,18 @@ PLANTED = {
     "core imports permits": ("web/apps/core", "import outfall.web.apps.permits.models\n"),
     "audit imports the kit": ("web/apps/audit", "import outfall.web.apps.kit.clocks\n"),
     "the kit imports permits": ("web/apps/kit", "import outfall.web.apps.permits.models\n"),
+    "the kit imports the regulations": (
+        "web/apps/kit",
+        "import outfall.web.apps.regulations.selectors\n",
+    ),
+    "the regulations import permits": (
+        "web/apps/regulations",
+        "import outfall.web.apps.permits.models\n",
+    ),
+    "the regulations import enforcement": (
+        "web/apps/regulations",
+        "import outfall.web.apps.enforcement.models\n",
+    ),
     "permits imports assets": ("web/apps/permits", "import outfall.web.apps.assets.models\n"),
     "assets imports idde": ("web/apps/assets", "import outfall.web.apps.idde.models\n"),
     "idde imports enforcement": ("web/apps/idde", "import outfall.web.apps.enforcement.models\n"),

@@ -19,6 +19,7 @@ from outfall.compliance.lifecycle.discharge_permit import DischargePermitFacts
 from outfall.compliance.lifecycle.enforcement import EnforcementFacts, OrderFact
 from outfall.compliance.lifecycle.idde import InvestigationFacts, ReportFacts
 from outfall.compliance.lifecycle.permit import PermitFacts
+from outfall.compliance.lifecycle.regulation import RegulationFacts
 from outfall.compliance.lifecycle.spill import SpillFacts
 from outfall.law.coverage import anchor_exists
 from outfall.law.s267_19_plan_contents import plan_items
@@ -114,6 +115,18 @@ FACTS = {
             noticed_amount=Decimal("1200.00"),
             costs_unpaid=Decimal("1200.00"),
             lien_on_record=True,
+        ),
+    ],
+    "regulation": [
+        RegulationFacts(town="norfolk"),
+        RegulationFacts(
+            town="norfolk",
+            hearing_on=D(2026, 11, 18),
+            advertised_on=D(2026, 11, 11),
+            newspaper="The Norfolk Gazette",
+            voted_on=D(2026, 11, 18),
+            carried=True,
+            effective_on=D(2026, 12, 1),
         ),
     ],
 }

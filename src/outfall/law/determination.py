@@ -131,6 +131,11 @@ class Reasoning:
         )
         return pv.value
 
+    def used(self, name: str) -> ParameterUse:
+        """The version of `name` this reasoning used (after `param(name)`): its date, citation
+        and the override layer it came from, for a reason that names them."""
+        return self._uses[name]
+
     def because(self, citation: str, text: str) -> Reasoning:
         self._reasons.append(Reason(citation, text))
         return self

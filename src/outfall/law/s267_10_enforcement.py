@@ -642,9 +642,16 @@ def penalties(
         f"offence {s['offense']}: {'a warning' if s['kind'] == 'warning' else '$' + str(s['fine_usd'])}"
         for s in sorted(ladder, key=lambda s: s["offense"])
     )
+    source = r.used(f"{rules.parameters}.penalties.noncriminal_ladder")
+    adopted = (
+        f" They are set by {source.layer} ({source.citation}), in force from "
+        f"{source.effective.isoformat()}."
+        if source.layer
+        else ""
+    )
     r.because(
         rules.noncriminal_citation,
-        f"The penalties are {described}, the last applying to every later offence.",
+        f"The penalties are {described}, the last applying to every later offence.{adopted}",
     )
     total = sum((o["fine_usd"] for o in offenses), Decimal(0))
     return r.conclude(
@@ -652,6 +659,7 @@ def penalties(
         article=rules.article,
         criminal=False,
         fines_set=True,
+        fines_layer=source.layer,
     )
 
 

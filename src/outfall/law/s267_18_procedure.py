@@ -416,9 +416,24 @@ class BoardVote:
     needed_to_sit: int
     needed_to_carry: int
 
+    def as_dict(self) -> dict[str, bool | int]:
+        """The outcome as a stored determination keeps it."""
+        return {
+            "quorum": self.quorum,
+            "carried": self.carried,
+            "sitting": self.sitting,
+            "needed_to_sit": self.needed_to_sit,
+            "needed_to_carry": self.needed_to_carry,
+        }
 
-VOTE_MATTERS = {"decision": "§ 267-18F", "waiver": "§ 267-23C"}
+
+VOTE_MATTERS = {"decision": "§ 267-18F", "waiver": "§ 267-23C", "regulation": "§ 267-17B"}
 """What the Board votes on under Article II, and the section that asks for the vote."""
+
+VOTE_RULES = {"decision": "s267_18.decision", "waiver": "s267_18.decision"}
+"""Where each matter's quorum and majority rule is kept (`<prefix>.quorum`, `.carries_by`): the
+permit decision's for a decision and a waiver, the regulations' own for a regulation
+(`s267_17.regulations`)."""
 
 
 def board_vote(
@@ -433,11 +448,12 @@ def board_vote(
     as_of: dt.date,
     town: Town = None,
 ) -> Determination:
-    """Whether the Board's vote on a permit decision (§ 267-18F) or a waiver (§ 267-23C, voted
-    at the close of the hearing) carried, under the town's quorum and majority rule.
+    """Whether the Board's vote on a permit decision (§ 267-18F), a waiver (§ 267-23C, voted
+    at the close of the hearing) or its rules and regulations (§ 267-17B) carried, under the
+    town's quorum and majority rule.
 
-    The bylaw is silent on both for these votes: the rule is the town's parameter, and every
-    answer says so. `present` counts the members in the room, `recused` those of them who
+    The bylaw is silent on both for decisions and waivers, and asks only "a majority vote" for
+    regulations: the rule is the town's parameter, and every answer says so. `present` counts the members in the room, `recused` those of them who
     stepped aside (not sitting, not counted for the quorum); every sitting member votes aye,
     nay or abstains. `members` (the Board's size) comes from the town's parameters when not
     given.
@@ -464,8 +480,9 @@ def board_vote(
             f"nay or abstain; {ayes} + {nays} + {abstaining} = {ayes + nays + abstaining}",
             citation,
         )
-    quorum_rule = r.param("s267_18.decision.quorum")
-    carries_by = r.param("s267_18.decision.carries_by")
+    rules = VOTE_RULES.get(matter, "s267_17.regulations")
+    quorum_rule = r.param(f"{rules}.quorum")
+    carries_by = r.param(f"{rules}.carries_by")
     needed_to_sit = size // 2 + 1 if quorum_rule == "majority_of_members" else 1
     quorum = sitting >= needed_to_sit
     if carries_by == "majority_of_members":
@@ -476,10 +493,16 @@ def board_vote(
         needed = (ayes + nays) // 2 + 1
         carried = quorum and ayes > nays
         rule = "more ayes than nays among the members sitting (abstentions not counted)"
+    silent = (
+        "The bylaw asks a majority vote of the Board but does not say whether of its members or "
+        "of the votes cast, nor what quorum"
+        if matter == "regulation"
+        else "The bylaw does not say what quorum or vote this needs"
+    )
     r.because(
         citation,
-        f"The bylaw does not say what quorum or vote this needs; the town's rule is a quorum "
-        f"of {needed_to_sit} of its {size} members sitting, and a motion carries by {rule}.",
+        f"{silent}; the town's rule is a quorum of {needed_to_sit} of its {size} members "
+        f"sitting, and a motion carries by {rule}.",
     )
     if not quorum:
         r.because(

@@ -3,8 +3,8 @@
 `machine` is the one plumbing: a `Step` names the states it leaves, the state it enters, its
 label, the section it acts under and its guard; a `Machine` answers `available`, `blockers`,
 `attempt` and `step`. Every lifecycle declares its steps in it: `permit` (Article II, re-exported
-here, as most callers want it), `idde` (reports and investigations), `discharge_permit`, `spill`
-and `enforcement` (both articles).
+here, as most callers want it), `idde` (reports and investigations), `discharge_permit`, `spill`,
+`enforcement` (both articles) and `regulation` (the Board's rules, § 267-17B).
 """
 
 from outfall.compliance.lifecycle.discharge_permit import DISCHARGE_PERMIT_MACHINE
@@ -26,6 +26,7 @@ from outfall.compliance.lifecycle.permit import (
     blockers,
     transition,
 )
+from outfall.compliance.lifecycle.regulation import REGULATION_MACHINE
 from outfall.compliance.lifecycle.spill import SPILL_MACHINE
 
 # Every lifecycle's machine, explicitly (a new one is added here).
@@ -36,6 +37,7 @@ MACHINES: tuple[Machine, ...] = (
     DISCHARGE_PERMIT_MACHINE,
     SPILL_MACHINE,
     ENFORCEMENT_MACHINE,
+    REGULATION_MACHINE,
 )
 
 __all__ = [

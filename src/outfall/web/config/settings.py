@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "outfall.web.apps.audit",
     "outfall.web.apps.jobs",
     "outfall.web.apps.kit",
+    "outfall.web.apps.regulations",
     "outfall.web.apps.permits",
     "outfall.web.apps.assets",
     "outfall.web.apps.idde",

@@ -11,6 +11,7 @@ urlpatterns = [
     path("", include("outfall.web.apps.home.urls")),
     path("", include("outfall.web.apps.core.urls")),
     path("permits/", include("outfall.web.apps.permits.urls")),
+    path("regulations/", include("outfall.web.apps.regulations.urls")),
     path("deadlines/", include("outfall.web.apps.deadlines.urls")),
     path("api/", include("outfall.web.apps.api.urls")),
     path("account/tokens/", include("outfall.web.apps.api.pages")),

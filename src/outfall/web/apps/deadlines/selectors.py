@@ -36,8 +36,9 @@ from outfall.web.apps.permits.clocks import (
     clock_list_for_application,
     open_cases_visible_to,
 )
+from outfall.web.apps.regulations import clocks as regulation_clocks
 
-CLOCK_SOURCES = (permit_clocks, enforcement_clocks, idde_clocks, asset_clocks)
+CLOCK_SOURCES = (permit_clocks, enforcement_clocks, idde_clocks, asset_clocks, regulation_clocks)
 
 __all__ = [
     "CLOCK_SOURCES",

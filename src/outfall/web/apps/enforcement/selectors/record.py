@@ -30,6 +30,7 @@ from outfall.web.apps.enforcement.selectors.ledger import (
     cost_notice_of,
     fine_balance,
 )
+from outfall.web.apps.regulations.selectors import town_parameters
 
 
 @dataclass(frozen=True)
@@ -136,7 +137,9 @@ def _ledger(case) -> tuple[list[LedgerLine], str | None]:
 def fines_schedule_statement(case: EnforcementCase, *, on: dt.date) -> str | None:
     """Said plainly on the page when the town has set no noncriminal fines (§ 267-25D)."""
     try:
-        det = s267_10_enforcement.penalties(case.article, [on], as_of=on, town=case.town.slug)
+        det = s267_10_enforcement.penalties(
+            case.article, [on], as_of=on, town=town_parameters(case.town)
+        )
     except (LawError, InputError) as exc:
         return str(exc)
     if det.details.get("fines_set", True):

@@ -3,8 +3,10 @@
 Each day a violation occurs or goes on is its own offence (§ 267-10D-E; § 267-25C-D), counted
 per violator. The DPW Director is the enforcing person for noncriminal disposition under
 MGL c. 40 § 21D under both articles: the ticket's amount is the law engine's ladder for the
-offence's number on the day of the offence. Where the town has set no fines (Article II in
-Norfolk, § 267-25D), no ticket with an amount can issue. A criminal referral states the most a
+offence's number on the day of the offence, read from the town's parameters with the Board's
+adopted regulations laid over them (`regulations.selectors.town_parameters`). Where no fines are
+set on that day (Article II before the Board adopts a schedule, § 267-25D), no ticket with an
+amount can issue. A criminal referral states the most a
 court may fine for each offence.
 """
 
@@ -28,6 +30,7 @@ from outfall.web.apps.kit.locks import lock_row
 from outfall.web.apps.kit.refusals import Refused
 from outfall.web.apps.kit.snapshots import determination_snapshot
 from outfall.web.apps.kit.writes import save_fields
+from outfall.web.apps.regulations.selectors import town_parameters
 
 
 class PenaltyRefused(Refused):
@@ -112,14 +115,16 @@ def offences_record(
 
 
 def _ladder(case: EnforcementCase, offence: Offence, *, criminal: bool):
-    """The law's penalty for this one offence, by its number, under the law of its day."""
+    """The law's penalty for this one offence, by its number, under the law of its day: the
+    town's parameters with the Board's adopted regulations laid over them (the § 267-25D fine
+    schedule in force that day, named as the layer it came from)."""
     return s267_10_enforcement.penalties(
         case.article,
         [offence.on],
         prior_offenses=offence.number - 1,
         criminal=criminal,
         as_of=offence.on,
-        town=case.town.slug,
+        town=town_parameters(case.town),
     )
 
 

@@ -128,9 +128,11 @@ def _penalty_notes(criminal: bool):
         if criminal:
             return [f"A court may fine up to ${step['fine_usd']} for this offence ({rules_cite})."]
         what = "a warning" if step["kind"] == "warning" else f"a fine of ${step['fine_usd']}"
+        layer = det.details.get("fines_layer")
+        source = f"; set by {layer}" if layer else ""
         return [
             f"Offence number {offence.number} of {case.violator_name} "
-            f"({offence.on.isoformat()}): {what} ({rules_cite})."
+            f"({offence.on.isoformat()}): {what} ({rules_cite}{source})."
         ]
 
     return notes

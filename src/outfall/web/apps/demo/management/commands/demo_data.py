@@ -43,6 +43,7 @@ from outfall.web.apps.demo.permits import (
     USERS,
     DemoBuilder,
 )
+from outfall.web.apps.demo.regulations import RegulationsBuilder
 from outfall.web.apps.permits.models import Application
 
 
@@ -74,6 +75,7 @@ class Command(BaseCommand):
         try:
             with transaction.atomic():
                 builder.create_towns_and_people()
+                RegulationsBuilder(builder).build()
                 builder.build_cases()
                 Article1Builder(builder).build()
         except (InputError, TransitionNotAllowed, LawError) as exc:
