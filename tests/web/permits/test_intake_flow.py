@@ -185,6 +185,33 @@ def test_a_site_file_mistake_shows_one_line_naming_the_item_and_field_and_saves_
     assert not SiteReviewRun.objects.filter(application=a).exists()
 
 
+def test_a_site_file_with_several_mistakes_lists_each_on_the_upload_page(client, people):
+    """Every mistake, not only the first: the engineer fixes the file in one pass."""
+    _, a = start(client, people)
+    text = (
+        site_upload()
+        .read()
+        .decode()
+        .replace("disturbance_acres: 6.2", "disturbance_acres: -6.2")
+        .replace("dt_hr: 0.05", "dt_hr: 5")
+        .replace("critical_area: false", "critical_area: maybe")
+    )
+    response = client.post(
+        f"/permits/{a.pk}/intake/uploads/",
+        {"kind": "site_file", "file": site_upload(text=text)},
+    )
+    page = response.content.decode()
+    assert response.status_code == 200
+    for field, value in (
+        ("project.disturbance_acres", "-6.2"),
+        ("project.critical_area", "&#x27;maybe&#x27;"),
+        ("rainfall.dt_hr", "5"),
+    ):
+        assert f"site file: {field}={value}:" in page
+    assert page.count("site file: ") == 3
+    assert not Upload.objects.filter(application=a).exists()
+
+
 def test_the_abutters_csv_becomes_abutter_rows_with_its_certification_date(client, people):
     _, a = start(client, people)
     csv_text = (

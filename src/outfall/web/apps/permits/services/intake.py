@@ -555,11 +555,22 @@ def _record_run(application, upload, review, actor) -> SiteReviewRun:
     )
 
 
+class SiteFileRefused(InputError):
+    """A site file refused whole; `problems` names every mistake found (its path in the file,
+    the value and why), one sentence each, as the upload page lists them."""
+
+    def __init__(self, name: str, exc: InputError):
+        each = getattr(exc, "problems", None) or (exc,)
+        self.problems = [f"site file: {ValueError.__str__(p)}" for p in each]
+        why = "; ".join(self.problems) if len(self.problems) > 1 else self.problems[0]
+        super().__init__("file", name, why, exc.citation)
+
+
 def upload_add(application: Application, *, actor, kind: str, file):
     """Attach a checked file; a site file is reviewed at once and the run kept as a snapshot.
 
-    A site file with a mistake is refused whole (nothing is saved) with the one-line message
-    naming the item and field.
+    A site file with mistakes is refused whole (nothing is saved), naming every mistake with its
+    item and field (`SiteFileRefused`).
     """
     if kind not in INTAKE_UPLOAD_KINDS:
         raise InputError("kind", kind, "is not a kind of file accepted here")
@@ -571,7 +582,7 @@ def upload_add(application: Application, *, actor, kind: str, file):
         try:
             review = _run_review(application, name, data.decode("utf-8-sig"))
         except InputError as exc:
-            raise InputError("file", name, f"site file: {exc}") from None
+            raise SiteFileRefused(name, exc) from None
     with transaction.atomic():
         a = lock_row(application, "town")
         _allow(actor, "application.upload", a, UPLOAD_STATES, "Uploading")
@@ -685,7 +696,10 @@ def site_review_job(job: Job, *, application_pk: int, actor_pk: int) -> None:
     try:
         site_review_run(application, actor=actor, on_recorded=finish)
     except InputError as exc:
-        raise FailNow(f"the site file has a mistake: {exc}") from None
+        each = getattr(exc, "problems", None) or (exc,)
+        mistakes = "; ".join(ValueError.__str__(p) for p in each)
+        count = "a mistake" if len(each) == 1 else f"{len(each)} mistakes"
+        raise FailNow(f"the site file has {count}: {mistakes}") from None
     except (TransitionNotAllowed, Refused) as exc:
         raise FailNow("; ".join(f"{r.text} ({r.citation})" for r in exc.reasons)) from None
 
