@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
+from outfall.web.apps.audit.models import AuditEvent
 from outfall.web.apps.permits.models import (
     Application,
     DeterminationRecord,
     SiteReviewRun,
     Upload,
 )
+from outfall.web.apps.permits.selectors.intake import intake_checklist
+from outfall.web.apps.permits.services import intake as svc
 from tests.web.permits.test_intake_fixtures import (
     csv_upload,
     site_upload,
@@ -29,6 +34,10 @@ START = {
     "common_plan_acres": "",
     "widening_lanes": "0",
 }
+
+
+CONFIRMED = {"confirm_missing": "on"}
+"""The applicant's confirmation that the package goes in with items missing (§ 267-18A)."""
 
 
 def start(client, people, **changes):
@@ -84,7 +93,7 @@ def test_submission_fixes_the_law_date_to_the_submission_date_and_asks_the_law_a
 ):
     _, a = start(client, people)
     before = DeterminationRecord.objects.filter(application=a).count()
-    response = client.post(f"/permits/{a.pk}/intake/submit/")
+    response = client.post(f"/permits/{a.pk}/intake/submit/", CONFIRMED)
     assert response.status_code == 302
     a.refresh_from_db()
     assert a.state == "submitted" and a.submitted_on == today() and a.law_date == today()
@@ -212,6 +221,52 @@ def test_a_site_file_with_several_mistakes_lists_each_on_the_upload_page(client,
     assert not Upload.objects.filter(application=a).exists()
 
 
+def test_a_maple_street_site_file_for_a_brook_farm_application_is_shown_as_a_mismatch(
+    client, people
+):
+    """The 6.2-acre file is reviewed and kept, but the applicant, the engineer and the clerk see
+    each field that differs, and the review does not count for the 3-acre application."""
+    _, a = start(
+        client,
+        people,
+        title="Brook Farm",
+        site_address="12 Brook Farm Road",
+        disturbance_acres="3",
+    )
+    response = client.post(
+        f"/permits/{a.pk}/intake/uploads/",
+        {"kind": "site_file", "file": site_upload()},
+        follow=True,
+    )
+    page = response.content.decode()
+    assert "describes a different project from the application" in page
+    assert "Area of land disturbed (acres): the site file says 6.2, the application 3" in page
+    run = SiteReviewRun.objects.get(application=a)
+    assert run.application_match["outcome"] == "differs"
+    fields = [d["field"] for d in run.application_match["details"]["differences"]]
+    assert fields == ["disturbance_acres", "discharges_to_wetlands", "name"]
+    audit = AuditEvent.objects.filter(action="site_review.run").get()
+    assert "Area of land disturbed (acres) 6.2 (application: 3)" in audit.summary
+    assert "does not count for this application" in audit.summary
+
+    review = client.get(f"/permits/{a.pk}/intake/site-reviews/{run.pk}/").content.decode()
+    assert "Where the site file and the application differ" in review
+    assert "“Brook Farm” at 12 Brook Farm Road" in review
+
+    item = {i.key: i for i in intake_checklist(a)}["site_review"]
+    assert not item.met and "6.2" in item.detail
+
+    client.post(f"/permits/{a.pk}/intake/submit/", CONFIRMED)
+    client.force_login(people["clerk"])
+    case = client.get(f"/permits/{a.pk}/").content.decode()
+    assert "does not count for this application" in case
+
+    a.disturbance_acres, a.discharges_to_wetlands = Decimal("6.2"), True
+    a.save()
+    item = {i.key: i for i in intake_checklist(a)}["site_review"]
+    assert item.met and "name" in item.detail.lower()  # a corrected application clears it
+
+
 def test_the_abutters_csv_becomes_abutter_rows_with_its_certification_date(client, people):
     _, a = start(client, people)
     csv_text = (
@@ -232,7 +287,7 @@ def test_the_case_page_shows_the_intake_panel_with_the_applicants_actions(client
     page = client.get(f"/permits/{a.pk}/").content.decode()
     assert "Intake and review" in page and "Submit the application" in page
     assert "Completeness review" not in page
-    client.post(f"/permits/{a.pk}/intake/submit/")
+    client.post(f"/permits/{a.pk}/intake/submit/", CONFIRMED)
     client.force_login(people["clerk"])
     page = client.get(f"/permits/{a.pk}/").content.decode()
     assert "Completeness review" in page and "Record fees" in page
@@ -256,3 +311,33 @@ def test_an_alias_bomb_uploaded_as_a_site_file_is_refused_at_once_and_nothing_is
     assert "anchors and aliases" in response.content.decode()
     assert len(response.content) < 200_000
     assert not Upload.objects.filter(application=a).exists()
+
+
+def test_submitting_with_items_missing_lists_them_and_asks_the_applicant_to_confirm(client, people):
+    """Lawful, but never silent: each missing line by its number and label, then a confirmation;
+    the filing's audit row keeps what was missing (§ 267-18A)."""
+    _, a = start(client, people)
+    page = client.get(f"/permits/{a.pk}/intake/submit/").content.decode()
+    assert "9 items of the checklist are missing" in page
+    assert "<li>1. Every stormwater management plan item provided or explained: 0 of 22" in page
+    assert "<li>3. Operation and maintenance plan contents:" in page
+    assert "om_plan" not in page.split('id="missing-items"')[1].split("</section>")[0]
+    response = client.post(f"/permits/{a.pk}/intake/submit/")
+    assert response.status_code == 200
+    assert "9 item(s) are missing: add them first, or confirm" in response.content.decode()
+    a.refresh_from_db()
+    assert a.state == "draft"
+    assert client.post(f"/permits/{a.pk}/intake/submit/", CONFIRMED).status_code == 302
+    a.refresh_from_db()
+    assert a.state == "submitted"
+    filed = AuditEvent.objects.filter(summary__startswith="Application filed").get()
+    assert "submitted with 9 item(s) missing, as the applicant confirmed: 1. Every" in filed.summary
+
+
+def test_the_service_refuses_a_submission_with_items_missing_unless_confirmed(people, client):
+    _, a = start(client, people)
+    with pytest.raises(svc.IntakeRefused) as refused:
+        svc.application_submit(a, actor=people["applicant"])
+    texts = [r.text for r in refused.value.reasons]
+    assert texts[0].startswith("the application lacks 9 item(s)")
+    assert texts[1].startswith("missing: 1. Every stormwater management plan item")

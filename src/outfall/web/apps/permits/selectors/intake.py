@@ -13,13 +13,18 @@ from dataclasses import asdict, dataclass
 
 from django.utils import timezone
 
-from outfall.compliance import lifecycle
+from outfall.compliance import application_match, lifecycle
+from outfall.compliance.application_match import site_against_application
 from outfall.compliance.lifecycle import PermitState
+from outfall.compliance.sitefile import site_from_dict
+from outfall.kernel.errors import InputError
 from outfall.law import s267_18_procedure, s267_19_plan_contents, s267_20_om_plan
 from outfall.law.errors import LawError
 from outfall.web.apps.core.permissions import is_permit_staff
 from outfall.web.apps.kit.selectors import row_or_404
+from outfall.web.apps.kit.snapshots import determination_snapshot
 from outfall.web.apps.permits import policy
+from outfall.web.apps.permits.facts import application_project
 from outfall.web.apps.permits.models import (
     Application,
     DeterminationRecord,
@@ -163,9 +168,7 @@ def intake_checklist(
             "Operation and maintenance plan contents",
             "§ 267-20A",
             not om_missing,
-            "every item present"
-            if not om_missing
-            else "; ".join(f"{k}: {v}" for k, v in om_missing.items()),
+            "every item present" if not om_missing else "; ".join(om_missing.values()),
         )
     )
     items.append(
@@ -226,21 +229,63 @@ def intake_checklist(
         )
     )
     run = a.site_reviews.order_by("-run_at", "-pk").first()
+    match = site_review_match(a, run) if run is not None else None
+    if run is None:
+        detail = "none run"
+    else:
+        detail = f"latest verdict: {VERDICT_WORDS.get(run.verdict, 'needs information')} ({run.as_of.isoformat()} law)"
+        if match["outcome"] != application_match.AGREES:
+            detail += "; " + "; ".join(r["text"] for r in match["reasons"])
     items.append(
         ChecklistItem(
             "site_review",
             "Site review of the latest site file",
             "§ 267-19B",
-            run is not None,
-            f"latest verdict: {run.verdict} ({run.as_of.isoformat()} law)" if run else "none run",
+            run is not None and match["outcome"] != application_match.DIFFERS,
+            detail,
             blocking=False,
         )
     )
     return items
 
 
+VERDICT_WORDS = {
+    "pass": "pass",
+    "fail": "fail",
+    "not_applicable": "not applicable",
+    "needs_information": "needs information",
+}
+"""A run's verdict in words (as `permits/intake/_verdict.html` shows it)."""
+
+
+def site_review_match(application: Application, run: SiteReviewRun) -> dict:
+    """The run's site file against the application as it stands now (the application may have
+    been corrected since the run), in the snapshot shape; the snapshot kept at the run when its
+    inputs no longer validate. The review counts for the application unless a fact differs
+    (docs/legal-readings.md, "A site file that disagrees with its application")."""
+    try:
+        site = site_from_dict(run.site_file)
+        det = site_against_application(
+            site, application_project(application), as_of=run.as_of, town=application.town.slug
+        )
+    except (InputError, LawError):
+        return run.application_match or {"outcome": application_match.AGREES, "reasons": []}
+    return determination_snapshot(det)
+
+
 def checklist_unmet(items: list[ChecklistItem]) -> list[ChecklistItem]:
     return [i for i in items if i.blocking and not i.met]
+
+
+def checklist_missing(items: list[ChecklistItem]) -> list[str]:
+    """Each unmet completeness line as a person reads it: its number in the checklist, its
+    label and what is missing (never its key), e.g. "3. Operation and maintenance plan
+    contents: no operation and maintenance plan has been filed"."""
+    return [
+        f"{number}. {item.label}: {item.detail}"
+        for number, item in enumerate(items, start=1)
+        if item.blocking and not item.met
+    ]
 
 
 def om_plan_missing(application: Application) -> dict[str, str]:
@@ -354,6 +399,7 @@ def intake_panel(user, application: Application, *, today: dt.date | None = None
     else:
         law_problem = ""
     comments = list(comments_visible_to(user, application))
+    site_reviews = list(application.site_reviews.order_by("-run_at", "-pk")[:5])
     referrals = [
         {"referral": r, "status": referral_status(r, today)}
         for r in application.referrals.order_by("sent_on", "pk")
@@ -371,7 +417,10 @@ def intake_panel(user, application: Application, *, today: dt.date | None = None
         "open_requests": sum(
             1 for c in comments if c.request_to_applicant and c.resolved_on is None
         ),
-        "site_reviews": list(application.site_reviews.order_by("-run_at", "-pk")[:5]),
+        "site_reviews": site_reviews,
+        "site_review_match": site_review_match(application, site_reviews[0])
+        if site_reviews
+        else None,
         "waivers": list(application.waivers.order_by("submitted_on", "pk")),
         "determinations": latest_determinations(application),
         "actions": intake_actions(user, application),

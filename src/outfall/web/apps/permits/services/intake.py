@@ -33,7 +33,8 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from outfall.compliance import lifecycle
+from outfall.compliance import application_match, lifecycle
+from outfall.compliance.application_match import site_against_application
 from outfall.compliance.lifecycle import PermitState, TransitionNotAllowed
 from outfall.compliance.report import review_html
 from outfall.compliance.review import review_site
@@ -58,9 +59,10 @@ from outfall.web.apps.kit.mail import mail_on_commit, stored_attachment
 from outfall.web.apps.kit.numbers import next_number
 from outfall.web.apps.kit.pdfs import pdf_checked
 from outfall.web.apps.kit.refusals import Refused
+from outfall.web.apps.kit.snapshots import determination_snapshot
 from outfall.web.apps.permits import policy
 from outfall.web.apps.permits.documents import document_generate
-from outfall.web.apps.permits.facts import permit_clock_for
+from outfall.web.apps.permits.facts import application_project, permit_clock_for
 from outfall.web.apps.permits.models import (
     Abutter,
     Application,
@@ -80,7 +82,9 @@ from outfall.web.apps.permits.selectors.intake import (
     PACKAGE_STATES,
     REVIEW_STATES,
     UPLOAD_STATES,
+    VERDICT_WORDS,
     WAIVER_STATES,
+    checklist_missing,
     checklist_unmet,
     intake_checklist,
     om_plan_missing,
@@ -542,7 +546,12 @@ def _report(review) -> str:
 
 
 def _record_run(application, upload, review, actor) -> SiteReviewRun:
+    """Keep the run with the comparison of its site file against the application as it stands
+    (which field differs, and whether the review counts for the application, § 267-19B)."""
     result = _jsonable(review.as_dict())
+    match = site_against_application(
+        review.site, application_project(application), as_of=review.as_of, town=review.town
+    )
     return SiteReviewRun.objects.create(
         application=application,
         upload=upload,
@@ -552,6 +561,22 @@ def _record_run(application, upload, review, actor) -> SiteReviewRun:
         site_file=result.get("inputs") or {},
         result=result,
         report_html=_report(review),
+        application_match=determination_snapshot(match),
+    )
+
+
+def _run_summary(run: SiteReviewRun) -> str:
+    """The audit row's words for a run: its verdict, and what differs from the application."""
+    verdict = VERDICT_WORDS.get(run.verdict, run.verdict)
+    differences = run.application_match.get("details", {}).get("differences", [])
+    if not differences:
+        return verdict
+    fields = "; ".join(
+        f"{d['label']} {d['site_file']} (application: {d['application']})" for d in differences
+    )
+    counts = run.application_match.get("outcome") != application_match.DIFFERS
+    return f"{verdict}; the site file differs from the application — {fields}" + (
+        "" if counts else "; the review does not count for this application"
     )
 
 
@@ -604,7 +629,7 @@ def upload_add(application: Application, *, actor, kind: str, file):
                 a,
                 "site_review.run",
                 "§ 267-19B",
-                f"Site review of {name}: {review.verdict}",
+                f"Site review of {name}: {_run_summary(run)}",
                 obj=run,
             )
     return upload, run
@@ -648,7 +673,7 @@ def site_review_run(application: Application, *, actor, on_recorded=None):
             a,
             "site_review.run",
             "§ 267-19B",
-            f"Site review re-run on {upload.original_name}: {review.verdict}",
+            f"Site review re-run on {upload.original_name}: {_run_summary(run)}",
             obj=run,
         )
         if on_recorded is not None:
@@ -673,10 +698,6 @@ def site_review_request(application: Application, *, actor) -> Job:
     )
 
 
-VERDICT_WORDS = {"pass": "pass", "fail": "fail", "not_applicable": "not applicable"}
-"""A run's verdict in words (as `permits/intake/_verdict.html` shows it)."""
-
-
 @work
 def site_review_job(job: Job, *, application_pk: int, actor_pk: int) -> None:
     """The worker's run of a queued site review; a refusal or a mistake in the site file fails
@@ -690,7 +711,7 @@ def site_review_job(job: Job, *, application_pk: int, actor_pk: int) -> None:
         job_finish(
             job,
             result_url=reverse("permits:intake_site_review", args=[application.pk, run.pk]),
-            result_label=f"See the review: {VERDICT_WORDS.get(run.verdict, 'needs information')}",
+            result_label=f"See the review: {VERDICT_WORDS.get(run.verdict, run.verdict)}",
         )
 
     try:
@@ -807,11 +828,43 @@ def abutters_import(
 # ---------------------------------------------------------------- the lifecycle steps
 
 
-def application_submit(application: Application, *, actor, today: dt.date | None = None):
-    """File the application with the Board; the filing date becomes the law date."""
+def _missing_confirmed(a: Application, missing_confirmed: bool, today: dt.date) -> str:
+    """What the package still lacks, in words for the audit row; refused unless the applicant
+    confirmed submitting without it. Submitting an incomplete package is lawful: the Board's
+    staff then find it incomplete and say what is missing (§ 267-18A, § 267-18B)."""
+    missing = checklist_missing(intake_checklist(a, today=today))
+    if not missing:
+        return ""
+    if not missing_confirmed:
+        raise IntakeRefused(
+            [
+                Reason(
+                    "§ 267-18A",
+                    f"the application lacks {len(missing)} item(s) of the completeness "
+                    "checklist; confirm that you submit it without them (the Board's staff "
+                    "will then find it incomplete)",
+                ),
+                *(Reason("§ 267-18A", f"missing: {m}") for m in missing),
+            ]
+        )
+    return f"; submitted with {len(missing)} item(s) missing, as the applicant confirmed: " + (
+        "; ".join(missing)
+    )
+
+
+def application_submit(
+    application: Application,
+    *,
+    actor,
+    missing_confirmed: bool = False,
+    today: dt.date | None = None,
+):
+    """File the application with the Board; the filing date becomes the law date. A package
+    with items missing is filed only when the applicant confirmed it (`missing_confirmed`)."""
     today = _today(today)
     with transaction.atomic():
         a = _locked_for_step(application, actor, "application.submit", "submit")
+        missing = _missing_confirmed(a, missing_confirmed, today)
         a.submitted_on = a.law_date = today
         a.save(update_fields=["submitted_on", "law_date", "updated_at"])
         _determine_applicability(a)
@@ -819,7 +872,7 @@ def application_submit(application: Application, *, actor, today: dt.date | None
             a,
             "submit",
             actor=actor,
-            summary=f"Application filed with the Board on {today.isoformat()} (law date)",
+            summary=f"Application filed with the Board on {today.isoformat()} (law date)" + missing,
         )
         mail_on_commit(
             f"{a.number}: application received",
@@ -833,15 +886,26 @@ def application_submit(application: Application, *, actor, today: dt.date | None
     return application
 
 
-def application_resubmit(application: Application, *, actor, today: dt.date | None = None):
-    """Send an incomplete application back for another completeness review."""
+def application_resubmit(
+    application: Application,
+    *,
+    actor,
+    missing_confirmed: bool = False,
+    today: dt.date | None = None,
+):
+    """Send an incomplete application back for another completeness review (with items still
+    missing only when the applicant confirmed it)."""
     today = _today(today)
     with transaction.atomic():
         a = _locked_for_step(application, actor, "application.submit", "resubmit")
+        missing = _missing_confirmed(a, missing_confirmed, today)
         a.submitted_on = today
         a.save(update_fields=["submitted_on", "updated_at"])
         application_transition(
-            a, "resubmit", actor=actor, summary=f"Application resubmitted on {today.isoformat()}"
+            a,
+            "resubmit",
+            actor=actor,
+            summary=f"Application resubmitted on {today.isoformat()}" + missing,
         )
     application.refresh_from_db()
     return application

@@ -122,9 +122,40 @@ def intake_site_reviews(request, pk: int):
     )
 
 
-intake_site_review = case_view(
-    "permits/intake/site_review.html", lambda user, a, run: {"run": sel.site_review_get(a, run)}
-)
+def _site_review(user, application, run: int) -> dict:
+    run = sel.site_review_get(application, run)
+    actions = sel.intake_actions(user, application)
+    return {
+        "run": run,
+        "match": sel.site_review_match(application, run),
+        "can_edit": actions["edit"] or actions["upload"],
+    }
+
+
+intake_site_review = case_view("permits/intake/site_review.html", _site_review)
+
+
+def _uploaded(application, result) -> str:
+    """The upload's message; a site file whose facts differ from the application says so."""
+    _upload, run = result
+    if run is None:
+        return "File uploaded."
+    match = sel.site_review_match(application, run)
+    if match["outcome"] == "differs":
+        return (
+            "Site file uploaded and reviewed, but it describes a different project from the "
+            "application: "
+            + "; ".join(r["text"] for r in match["reasons"][1:])
+            + ". The review does not count for this application until one of them is corrected "
+            "(§ 267-19B)."
+        )
+    if match["outcome"] == "name_differs":
+        return (
+            "Site file uploaded and reviewed. Its name differs from the application's ("
+            + "; ".join(r["text"] for r in match["reasons"][1:])
+            + "); check that it is this project's file (§ 267-18A)."
+        )
+    return "Site file uploaded and reviewed; its facts are the application's."
 
 
 @login_required
@@ -179,7 +210,7 @@ def _plan_items(application) -> dict:
 
 
 def _decision(name: str, route: str, title: str, action: str, call, done: str, form=f.ConfirmForm):
-    """Submitting or withdrawing the application: the page shows the checklist."""
+    """Withdrawing the application: the page shows the checklist."""
     return Step(
         name,
         route,
@@ -190,6 +221,33 @@ def _decision(name: str, route: str, title: str, action: str, call, done: str, f
         action=action,
         template="permits/intake/step.html",
         context=lambda user, a, item: {"checklist": sel.intake_checklist(a), "action": action},
+    )
+
+
+def _submission(name: str, route: str, title: str, call, done: str):
+    """Submitting or resubmitting: the page shows the checklist and, when items are missing,
+    lists them by number and label and asks the applicant to confirm (§ 267-18A)."""
+
+    def page(user, a, item) -> dict:
+        checklist = sel.intake_checklist(a)
+        return {
+            "checklist": checklist,
+            "missing": sel.checklist_missing(checklist),
+            "action": "application.submit",
+        }
+
+    return Step(
+        name,
+        route,
+        f.SubmitForm,
+        call,
+        done,
+        title=title,
+        action="application.submit",
+        template="permits/intake/step.html",
+        form_kwargs=lambda a: {"missing": sel.checklist_missing(sel.intake_checklist(a))},
+        keywords=lambda a, d, form: {"missing_confirmed": bool(d.get("confirm_missing"))},
+        context=page,
     )
 
 
@@ -301,26 +359,24 @@ PAGES = (
         "uploads/",
         f.UploadForm,
         svc.upload_add,
-        "File uploaded.",
+        _uploaded,
         title="Upload a file",
         action="application.upload",
         section="§ 267-18A",
         form_kwargs=lambda a: {"kinds": svc.INTAKE_UPLOAD_KINDS},
         context=lambda user, a, item: {"multipart": True},
     ),
-    _decision(
+    _submission(
         "intake_submit",
         "submit/",
         "Submit the application",
-        "application.submit",
         svc.application_submit,
         "Application submitted to the Planning Board.",
     ),
-    _decision(
+    _submission(
         "intake_resubmit",
         "resubmit/",
         "Resubmit the application",
-        "application.submit",
         svc.application_resubmit,
         "Application resubmitted.",
     ),
