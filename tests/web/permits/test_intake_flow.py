@@ -341,3 +341,42 @@ def test_the_service_refuses_a_submission_with_items_missing_unless_confirmed(pe
     texts = [r.text for r in refused.value.reasons]
     assert texts[0].startswith("the application lacks 9 item(s)")
     assert texts[1].startswith("missing: 1. Every stormwater management plan item")
+
+
+def test_the_site_review_page_shows_the_key_figures_and_plots_and_offers_the_pdf(client, people):
+    """Peaks pre and post per storm, recharge, TSS/TP and each standard with its section; the
+    report's hydrographs in the page's own layout; the review as a PDF to attach."""
+    _, a = start(client, people)
+    client.post(f"/permits/{a.pk}/intake/uploads/", {"kind": "site_file", "file": site_upload()})
+    run = SiteReviewRun.objects.get(application=a)
+    url = f"/permits/{a.pk}/intake/site-reviews/{run.pk}/"
+    page = client.get(url).content.decode()
+    assert f'href="/permits/{a.pk}/"' in page  # the way back to the case
+    assert "Peak discharge before and after development" in page
+    assert "<td>100-year</td>" in page and ">31.78<" in page and ">22.10<" in page
+    assert "11942 cu ft provided of 1958 cu ft required" in page
+    assert "84.4% (required 90%)" in page and "81.6% (required 60%)" in page
+    assert "§ 267-19B(2)" in page and "§ 267-19B(4)(a)" in page
+    assert page.count('data-chart="hydrograph"') == 3
+    assert "style=" not in page.split('id="hydrographs"')[1]
+    assert client.get(f"{url}review.pdf").status_code == 404  # not made yet
+
+    response = client.post(url)
+    assert response.status_code == 302
+    run.refresh_from_db()
+    assert run.report_pdf
+    pdf = client.get(f"{url}review.pdf")
+    assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"
+    assert b"".join(pdf.streaming_content).startswith(b"%PDF-")
+    assert AuditEvent.objects.filter(action="site_review.pdf").count() == 1
+    assert client.post(url).status_code == 409  # filed once
+
+
+def test_the_review_pdf_is_not_shown_to_someone_who_may_not_open_the_case(client, people):
+    _, a = start(client, people)
+    client.post(f"/permits/{a.pk}/intake/uploads/", {"kind": "site_file", "file": site_upload()})
+    run = SiteReviewRun.objects.get(application=a)
+    client.force_login(people["clerk"])
+    url = f"/permits/{a.pk}/intake/site-reviews/{run.pk}/"
+    assert client.post(url).status_code == 404  # a draft is the applicant's alone
+    assert client.get(f"{url}review.pdf").status_code == 404

@@ -497,6 +497,10 @@ class SiteReviewRun(models.Model):
     application_match = DeterminationField(
         help_text="the site file against the application as it stood at the run (§ 267-19B)"
     )
+    figures_html = models.TextField(
+        blank=True, help_text="the report's hydrograph figures, as the review page shows them"
+    )
+    report_pdf = models.FileField(upload_to=PrivateName("site-reviews"), blank=True)
 
 
 class ReviewComment(models.Model):

@@ -356,6 +356,54 @@ def site_review_get(application: Application, pk: int) -> SiteReviewRun:
     )
 
 
+def site_review_figures(run: SiteReviewRun) -> dict:
+    """The key figures of a run as filed: peak rates before and after per design point and
+    storm, the recharge required and provided, TSS and TP removal required and provided, and
+    each standard's status with its section (§ 267-19B(1), (2), (4))."""
+    result = run.result or {}
+    standards = {s["id"]: s for s in result.get("standards", [])}
+
+    def pair(sid: str, key: str) -> tuple:
+        s = standards.get(sid) or {}
+        return (s.get("required") or {}).get(key), (s.get("provided") or {}).get(key)
+
+    peaks = [
+        {
+            "point": dp["name"],
+            "storm": storm["return_period_yr"],
+            "depth_in": storm["depth_in"],
+            "pre": storm["pre"]["peak_cfs"],
+            "post": storm["post"]["peak_cfs"],
+            "higher": round(storm["post"]["peak_cfs"], 2) > round(storm["pre"]["peak_cfs"], 2),
+        }
+        for dp in result.get("design_points", [])
+        for storm in dp["storms"]
+    ]
+    recharge = pair("recharge", "recharge_volume_cf")
+    tss = pair("tss_tp_removal", "tss_removal_pct")
+    tp = pair("tss_tp_removal", "tp_removal_pct")
+    return {
+        "peaks": peaks,
+        "recharge": {
+            "required": recharge[0],
+            "provided": recharge[1],
+            **_status(standards, "recharge"),
+        },
+        "removal": {
+            "tss_required": tss[0],
+            "tss_provided": tss[1],
+            "tp_required": tp[0],
+            "tp_provided": tp[1],
+            **_status(standards, "tss_tp_removal"),
+        },
+    }
+
+
+def _status(standards: dict, sid: str) -> dict:
+    s = standards.get(sid) or {}
+    return {"status": s.get("status", ""), "citation": s.get("citation", "")}
+
+
 def referral_status(referral: Referral, today: dt.date) -> str:
     if referral.responded_on:
         return "answered"

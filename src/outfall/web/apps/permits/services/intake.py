@@ -36,7 +36,7 @@ from django.utils import timezone
 from outfall.compliance import application_match, lifecycle
 from outfall.compliance.application_match import site_against_application
 from outfall.compliance.lifecycle import PermitState, TransitionNotAllowed
-from outfall.compliance.report import review_html
+from outfall.compliance.report import hydrograph_figures, review_html
 from outfall.compliance.review import review_site
 from outfall.compliance.sitefile import parse_site
 from outfall.kernel.errors import InputError
@@ -54,6 +54,7 @@ from outfall.web.apps.jobs.models import Job
 from outfall.web.apps.jobs.services import job_enqueue, job_finish
 from outfall.web.apps.jobs.work import FailNow, work
 from outfall.web.apps.kit.cells import cell_from_import
+from outfall.web.apps.kit.documents import file_pdf_later
 from outfall.web.apps.kit.locks import lock_row
 from outfall.web.apps.kit.mail import mail_on_commit, stored_attachment
 from outfall.web.apps.kit.numbers import next_number
@@ -561,8 +562,40 @@ def _record_run(application, upload, review, actor) -> SiteReviewRun:
         site_file=result.get("inputs") or {},
         result=result,
         report_html=_report(review),
+        figures_html=hydrograph_figures(review),
         application_match=determination_snapshot(match),
     )
+
+
+def site_review_pdf_request(application: Application, run: SiteReviewRun, *, actor) -> Job:
+    """Queue the PDF of a run's review report, to attach to the case or send on (§ 267-19B):
+    made by the worker from the report as filed (`kit.documents.file_pdf_later`), once per
+    run; whoever may open the case may ask for it."""
+    policy.require(actor, "case.view", application)
+    with transaction.atomic():
+        a = lock_row(application, "town")
+        locked = SiteReviewRun.objects.select_for_update().get(pk=run.pk, application=a)
+        if locked.report_pdf:
+            raise IntakeRefused([Reason("§ 267-19B", "the PDF of this review is already filed")])
+        _audit(
+            actor,
+            a,
+            "site_review.pdf",
+            "§ 267-19B",
+            f"PDF of the site review of {run.upload.original_name if run.upload else a.number} "
+            "requested",
+            obj=locked,
+        )
+        job = file_pdf_later(
+            locked,
+            "report_pdf",
+            f"{a.number}-site-review-{locked.pk}",
+            locked.report_html,
+            label=f"PDF of the site review of {a.number}",
+            actor=actor,
+        )
+    run.refresh_from_db(fields=["report_pdf"])
+    return job
 
 
 def _run_summary(run: SiteReviewRun) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 from outfall.kernel.errors import InputError
 from outfall.law import s267_18_procedure, s267_19_plan_contents
 from outfall.law.determination import Reason
+from outfall.web.apps.core.files import stored_file_response
 from outfall.web.apps.jobs.selectors import job_get_visible
 from outfall.web.apps.kit.forms import add_input_error
 from outfall.web.apps.kit.refusals import REFUSALS
@@ -122,17 +123,56 @@ def intake_site_reviews(request, pk: int):
     )
 
 
-def _site_review(user, application, run: int) -> dict:
-    run = sel.site_review_get(application, run)
-    actions = sel.intake_actions(user, application)
-    return {
-        "run": run,
-        "match": sel.site_review_match(application, run),
-        "can_edit": actions["edit"] or actions["upload"],
-    }
+@login_required
+def intake_site_review(request, pk: int, run: int):
+    """One run: the key figures and plots, how its site file compares with the application,
+    and its review as a PDF to attach (queued for the worker on a POST, `?job=` its progress)."""
+    application = _case(request, pk, "case.view")
+    found = sel.site_review_get(application, run)
+    refusal = []
+    if request.method == "POST":
+        try:
+            job = svc.site_review_pdf_request(application, found, actor=request.user)
+        except REFUSALS as exc:
+            refusal = list(exc.reasons)
+        else:
+            if found.report_pdf:
+                messages.success(request, "The PDF of the review is filed.")
+                return redirect("permits:intake_site_review", pk=pk, run=run)
+            messages.success(request, "The PDF is being made; its progress shows below.")
+            url = reverse("permits:intake_site_review", args=[pk, run])
+            return redirect(f"{url}?job={job.pk}")
+    job_pk = request.GET.get("job", "")
+    job = job_get_visible(request.user, int(job_pk)) if job_pk.isdigit() else None
+    actions = sel.intake_actions(request.user, application)
+    return render(
+        request,
+        "permits/intake/site_review.html",
+        {
+            "application": application,
+            "run": found,
+            "figures": sel.site_review_figures(found),
+            "match": sel.site_review_match(application, found),
+            "can_edit": actions["edit"] or actions["upload"],
+            "refusal": refusal,
+            "job": job if job is not None and job.record_id == str(found.pk) else None,
+        },
+        status=409 if refusal else 200,
+    )
 
 
-intake_site_review = case_view("permits/intake/site_review.html", _site_review)
+@login_required
+def intake_site_review_pdf(request, pk: int, run: int):
+    """The filed PDF of a run's review, for whoever may open the case (404 until it is made)."""
+    application = _case(request, pk, "case.view")
+    found = sel.site_review_get(application, run)
+    if not found.report_pdf:
+        raise Http404("The PDF of this review has not been made yet")
+    return stored_file_response(
+        found.report_pdf,
+        filename=f"{application.number}-site-review-{found.pk}.pdf",
+        content_type="application/pdf",
+    )
 
 
 def _uploaded(application, result) -> str:
@@ -490,6 +530,11 @@ urlpatterns = [
     path(P, intake_overview, name="intake"),
     path(P + "site-reviews/", intake_site_reviews, name="intake_site_reviews"),
     path(P + "site-reviews/<int:run>/", intake_site_review, name="intake_site_review"),
+    path(
+        P + "site-reviews/<int:run>/review.pdf",
+        intake_site_review_pdf,
+        name="intake_site_review_pdf",
+    ),
     path(
         P + "site-reviews/<int:run>/report/",
         intake_site_review_report,
