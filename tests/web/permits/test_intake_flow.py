@@ -380,3 +380,44 @@ def test_the_review_pdf_is_not_shown_to_someone_who_may_not_open_the_case(client
     url = f"/permits/{a.pk}/intake/site-reviews/{run.pk}/"
     assert client.post(url).status_code == 404  # a draft is the applicant's alone
     assert client.get(f"{url}review.pdf").status_code == 404
+
+
+def test_intake_is_a_stepper_an_ordered_list_marking_the_page_being_read(client, people):
+    _, a = start(client, people)
+    page = client.get(f"/permits/{a.pk}/intake/plan/").content.decode()
+    stepper = page.split('<nav aria-label="Application steps" class="stepper">')[1].split("</nav>")[
+        0
+    ]
+    assert stepper.strip().startswith("<ol>")
+    assert stepper.count("<li") == 7
+    assert (
+        f'<a href="/permits/{a.pk}/intake/plan/" aria-current="step">Plan checklist</a>' in stepper
+    )
+    assert stepper.count("aria-current") == 1
+    assert 'Site, owners and applicability</a> <span class="step-state">&#10003; done' in stepper
+    client.force_login(people["clerk"])
+    a.state = "submitted"
+    a.save()
+    assert "Application steps" not in client.get(f"/permits/{a.pk}/intake/").content.decode()
+
+
+def test_the_plan_checklist_is_marked_in_one_go_around_the_exceptions(client, people):
+    """Every item left unanswered becomes provided; the ones answered otherwise stay so."""
+    _, a = start(client, people)
+    page = client.get(f"/permits/{a.pk}/intake/plan/")
+    form = page.context["form"]
+    one = form.items[0]["id"]
+    response = client.post(
+        f"/permits/{a.pk}/intake/plan/",
+        {
+            "all_provided": "on",
+            f"{one}__status": "explained",
+            f"{one}__explanation": "No floodplain on the site.",
+        },
+    )
+    assert response.status_code == 302
+    rows = {p.item_id: p.provided for p in a.plan_items.all()}
+    assert len(rows) == len(form.items) and rows.pop(one) is False
+    assert all(rows.values())
+    item = {i.key: i for i in intake_checklist(a)}["plan_items"]
+    assert item.met

@@ -222,6 +222,11 @@ class PlanChecklistForm(forms.Form):
     def __init__(self, *args, items: list[dict], entries: dict[str, dict], **kwargs):
         super().__init__(*args, **kwargs)
         self.items = items
+        self.fields["all_provided"] = checkbox(
+            "Mark every item not yet answered as provided in the plan",
+            help_text="Answer the exceptions below first (explained, or provided); the rest are "
+            "then marked provided in one go.",
+        )
         for item in items:
             entry = entries.get(item["id"])
             status = "" if entry is None else ("provided" if entry["provided"] else "explained")
@@ -258,9 +263,13 @@ class PlanChecklistForm(forms.Form):
         return data
 
     def items_data(self) -> dict[str, dict]:
+        """Each answered item; with `all_provided`, every unanswered one as provided."""
         out = {}
+        everything = bool(self.cleaned_data.get("all_provided"))
         for item in self.items:
-            status = self.cleaned_data.get(f"{item['id']}__status")
+            status = self.cleaned_data.get(f"{item['id']}__status") or (
+                "provided" if everything else ""
+            )
             if status:
                 out[item["id"]] = {
                     "provided": status == "provided",

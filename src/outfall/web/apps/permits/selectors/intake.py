@@ -434,6 +434,51 @@ def intake_actions(user, application: Application) -> dict[str, bool]:
     }
 
 
+INTAKE_STEPS = (
+    ("intake_details", "Site, owners and applicability", ()),
+    ("intake_plan", "Plan checklist", ("plan_items",)),
+    ("intake_om_plan", "Operation and maintenance plan", ("om_plan",)),
+    ("intake_signatures", "Owners' signatures", ("owner_signatures",)),
+    ("intake_abutters", "Certified abutters list", ("abutters_certified", "abutters_current")),
+    ("intake_upload", "Plans and site file", ("plan_document", "om_document")),
+    ("intake_submit", "Submit", None),
+)
+"""The applicant's steps: the page, its name, and the checklist lines it completes (None: the
+submission itself)."""
+
+
+def intake_steps(user, application: Application, *, current: str = "") -> list[dict]:
+    """The intake steps for the stepper, each with its state in words, when `user` is the
+    applicant and may still change the package ([] otherwise: staff see the checklist)."""
+    if user.pk != application.applicant_id:
+        return []
+    actions = intake_actions(user, application)
+    if not (actions["edit"] or actions["submit"] or actions["resubmit"]):
+        return []
+    try:
+        met = {i.key: i.met for i in intake_checklist(application)}
+    except LawError:
+        met = {}
+    submitted = application.state != S.DRAFT.value
+    submit_page = "intake_resubmit" if actions["resubmit"] else "intake_submit"
+    steps = []
+    for page, label, lines in INTAKE_STEPS:
+        if lines is None:
+            page, done = submit_page, submitted and not actions["resubmit"]
+        else:
+            done = all(met.get(k, False) for k in lines)
+        steps.append(
+            {
+                "page": page,
+                "label": "Resubmit" if page == "intake_resubmit" else label,
+                "done": done,
+                "current": page == current,
+                "pk": application.pk,
+            }
+        )
+    return steps
+
+
 def intake_panel(user, application: Application, *, today: dt.date | None = None) -> dict:
     """Everything the intake panel of the case page shows, as the user may see it."""
     today = today or timezone.localdate()
