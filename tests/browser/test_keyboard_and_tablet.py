@@ -224,6 +224,11 @@ def test_the_applicant_submits_a_draft_from_the_case_page_with_tab_and_enter(tab
     tablet.ledger.check(page, "applicant")
     assert page.evaluate(OVERFLOW) <= 0
 
+    assert "items of the checklist are missing" in main_text(page)
+    confirm = page.get_by_label("I submit the application without the", exact=False)
+    confirm.focus()
+    page.keyboard.press("Space")  # the applicant confirms submitting with items missing
+    assert confirm.is_checked()
     tab_to(page, "Submit the application")
     assert page.evaluate("document.activeElement.tagName") == "BUTTON"
     assert_focus_visible(page)

@@ -239,6 +239,8 @@ def applicant_starts_and_files(w: Walk) -> None:
     assert "maple-street-subdivision.yaml" in main_text(page)
 
     w.follow(page, who, "Submit the application")
+    assert "of the checklist are missing" in main_text(page)
+    page.get_by_label("I submit the application without the", exact=False).check()
     w.submit(page, who, "Submit the application", expect="submitted")
 
 
@@ -267,6 +269,7 @@ def applicant_fixes_and_resubmits(w: Walk) -> None:
     page.get_by_label("This owner signed the application form", exact=False).check()
     w.submit(page, who, "Save")
     w.follow(page, who, "Resubmit the application")
+    page.get_by_label("I submit the application without the", exact=False).check()
     w.submit(page, who, "Resubmit the application", expect="resubmitted")
 
 

@@ -299,3 +299,31 @@ def test_the_unchanged_example_is_checked_without_complaint():
     status, out, err = check(str(EXAMPLE), "--json")
     assert status == 0, err
     assert err == "" and out.startswith("{")
+
+
+def test_a_file_with_several_mistakes_lists_each_on_its_own_line(tmp_path):
+    """`outfall check` names every mistake, not only the first, one line each after a count."""
+    site = copy.deepcopy(BASE)
+    negative_area(site)
+    curve_number_above_100(site)
+    span_shorter_than_the_storm(site)
+    path = tmp_path / "site.yaml"
+    path.write_text(yaml.safe_dump(site, sort_keys=False, allow_unicode=True))
+    status, out, err = check(str(path))
+    assert status == 2 and out == ""
+    lines = err.splitlines()
+    assert lines[0] == "outfall: 3 mistakes in the site file:"
+    assert lines[1:] == [
+        "  - rainfall.span_hr=20.0: must cover the whole 24-hour storm, or rain and runoff go "
+        "uncounted",
+        "  - conditions.pre.subcatchments[1] (E2 meadow).cn=104: must be at most 100",
+        f"  - {P2}.areas[0].area_ac=-2.4: must be greater than zero",
+    ]
+
+
+def test_an_alias_still_stops_the_parse_at_once(tmp_path):
+    """The bounded parse refuses a YAML alias before anything is built: one line, no list."""
+    path = tmp_path / "site.yaml"
+    path.write_text(EXAMPLE.read_text() + "\nextra: &a [1]\nmore: *a\n")
+    err = assert_one_line_refusal(*check(str(path)))
+    assert "anchors and aliases" in err

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from outfall.compliance.sitefile import SiteFileError, load_site, site_from_dict
+from outfall.compliance.sitefile import SiteFileError, load_site, parse_site, site_from_dict
 
 EXAMPLE = (
     Path(__file__).resolve().parents[2] / "examples" / "sites" / "maple-street-subdivision.yaml"
@@ -99,3 +99,55 @@ def test_a_storm_depth_must_be_a_number(site):
     site["rainfall"]["storms"][10] = "lots"
     err = _error(site)
     assert err.field == "rainfall.storms.10"
+
+
+def test_every_mistake_in_a_file_is_named_not_only_the_first(site):
+    """A file with mistakes in several parts is refused with each, path, value and why."""
+    site["project"]["disturbance_acres"] = -1
+    site["project"]["critical_area"] = "yes"
+    site["conditions"]["pre"]["subcatchments"][1]["cn"] = 104
+    site["conditions"]["post"]["subcatchments"][1]["areas"][0]["area_ac"] = -2.4
+    site["conditions"]["post"]["ponds"][0]["outlets"][1]["diameter_in"] = "wide"
+    site["bmps"][0]["treats"][0]["impervious_ac"] = 0
+    site["rainfall"]["dt_hr"] = 5
+    err = _error(site)
+    found = {(p.field, p.value) for p in err.problems}
+    assert found == {
+        ("project.disturbance_acres", -1),
+        ("project.critical_area", "yes"),
+        ("rainfall.dt_hr", 5),
+        ("conditions.pre.subcatchments[1] (E2 meadow).cn", 104),
+        ("conditions.post.subcatchments[1] (P2 rear yards).areas[0].area_ac", -2.4),
+        ("conditions.post.ponds[0] (Basin 1).outlets[1].diameter_in", "wide"),
+        ("bmps[0] (Catch basins).treats[0].impervious_ac", 0),
+    }
+    assert all(p.why for p in err.problems)
+    assert str(err).startswith("7 mistakes in the site file:")
+    assert err.field == "project.disturbance_acres"  # the first stands as the refusal's own
+
+
+def test_the_parse_names_unknown_keys_beside_the_other_mistakes():
+    text = EXAMPLE.read_text().replace("  disturbance_acres: 6.2", "  disturbed_acres: 6.2")
+    text = text.replace("dt_hr: 0.05", "dt_hr: 5")
+    with pytest.raises(SiteFileError) as info:
+        parse_site(text)
+    problems = {(p.field, p.why.split(";")[0]) for p in info.value.problems}
+    assert problems == {
+        ("rainfall.dt_hr", "must be at most 0.1"),
+        ("project.disturbed_acres", "is not a field here"),
+    }
+
+
+def test_a_mistake_that_stops_one_part_does_not_call_its_keys_unknown(site):
+    """A pond whose storage is missing is not read further: its outlets are not 'unknown'."""
+    del site["conditions"]["post"]["ponds"][0]["storage"]
+    with pytest.raises(SiteFileError) as info:
+        parse_site(yaml.safe_dump(site, sort_keys=False))
+    assert [p.field for p in info.value.problems] == ["conditions.post.ponds[0] (Basin 1).storage"]
+
+
+def test_a_single_mistake_reads_as_one_line(site):
+    site["rainfall"]["dt_hr"] = 5
+    err = _error(site)
+    assert len(err.problems) == 1 and "\n" not in str(err)
+    assert str(err) == "rainfall.dt_hr=5: must be at most 0.1"

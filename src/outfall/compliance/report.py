@@ -593,12 +593,29 @@ def _design_points(review: SiteReview, ids: _Ids) -> str:
                 cls="dp",
             )
         )
-        for run in review.storms:
-            pair = run.points.get(name, {})
-            if "pre" not in pair or "post" not in pair:
-                continue
-            out.append(_hydrograph_figure(name, run.return_period_yr, run.depth_in, pair, ids))
+        out.append(_hydrograph_figures(review, name, ids))
     out.append("</section>")
+    return "".join(out)
+
+
+def hydrograph_figures(review: SiteReview) -> str:
+    """The pre- and post-development hydrograph of every design point and storm, drawn as the
+    report draws them (inline SVG, no style attribute or script, each with its data table), for
+    a page that shows them within its own layout (the web's site review page)."""
+    ids = _Ids()
+    return "".join(
+        f"<h3>{_e(name)}</h3>" + _hydrograph_figures(review, name, ids)
+        for name in review.site.conditions["post"].design_points
+    )
+
+
+def _hydrograph_figures(review: SiteReview, name: str, ids: _Ids) -> str:
+    out = []
+    for run in review.storms:
+        pair = run.points.get(name, {})
+        if "pre" not in pair or "post" not in pair:
+            continue
+        out.append(_hydrograph_figure(name, run.return_period_yr, run.depth_in, pair, ids))
     return "".join(out)
 
 

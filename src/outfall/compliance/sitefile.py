@@ -2,12 +2,16 @@
 
 Parsing turns it into plain dataclasses and validates everything that can be checked without
 running the engine: required fields, types, signs, ranges, names that `to` points at, and cycles
-in the drainage network. Every problem is a `SiteFileError` naming the item and the field.
+in the drainage network. Every problem is a `SiteFileError` naming the item and the field, and the
+validation goes on past a mistake: a bad file is refused with all of them at once
+(`SiteFileProblems`), so an engineer fixes the file in one pass. A file the bounded parse refuses
+(too long, too deep, too many values, anchors or aliases, not YAML or JSON) stops at once.
 The format is documented in docs/site-file.md.
 """
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import datetime as dt
 import difflib
@@ -142,6 +146,86 @@ class SiteFileError(InputError):
 
     def __init__(self, path: str, value: object, why: str):
         super().__init__(path, value, why)
+
+    @property
+    def problems(self) -> tuple[SiteFileError, ...]:
+        """Every mistake this refusal stands for (itself alone, unless several were found)."""
+        return (self,)
+
+
+class SiteFileProblems(SiteFileError):
+    """Every mistake the validation found in one site file, in the order of the file's checks;
+    the first stands as the refusal's own field, value and why. Its text is one line for one
+    mistake and one line each, after a count, for several."""
+
+    def __init__(self, problems: list[SiteFileError]):
+        self._problems = tuple(problems)
+        first = self._problems[0]
+        super().__init__(first.field, first.value, first.why)
+        if len(self._problems) > 1:
+            lines = "\n".join(f"  - {ValueError.__str__(p)}" for p in self._problems)
+            self.args = (f"{len(self._problems)} mistakes in the site file:\n{lines}",)
+
+    @property
+    def problems(self) -> tuple[SiteFileError, ...]:
+        return self._problems
+
+
+class _Reported(Exception):
+    """A part of the file that cannot be built because a mistake in it is already recorded."""
+
+
+_BAD = object()
+"""What `_each` returns for a part that failed (its mistake recorded)."""
+_FOUND: contextvars.ContextVar[list[SiteFileError] | None] = contextvars.ContextVar(
+    "site_file_problems", default=None
+)
+
+
+def _each(fn, *args, **kwargs):
+    """fn's answer; or, inside a validation that collects, `_BAD` once the mistake is recorded,
+    so the checks go on with the next part. A mapping whose validation stopped short is marked
+    unfinished: its keys are not called unknown for having gone unread."""
+    found = _FOUND.get()
+    if found is None:
+        return fn(*args, **kwargs)
+    try:
+        return fn(*args, **kwargs)
+    except _Reported:
+        return _BAD
+    except SiteFileError as exc:
+        found.extend(exc.problems)
+        if fn not in _FIELD_READERS:  # a reader of one key leaves the rest of its mapping read
+            for arg in args:
+                _mark_unfinished(arg)
+        return _BAD
+
+
+def _note(exc: SiteFileError) -> None:
+    """Record a mistake and go on (raise it where nothing collects)."""
+    found = _FOUND.get()
+    if found is None:
+        raise exc
+    found.append(exc)
+
+
+def _sound(*values: Any) -> None:
+    """Go on only if no part failed: a part built from a failed one would report it again."""
+    if any(v is _BAD for v in values):
+        raise _Reported
+
+
+def _collecting(fn, *args):
+    """Run one validation that collects every mistake; refuse with all of them at the end."""
+    found: list[SiteFileError] = []
+    token = _FOUND.set(found)
+    try:
+        result = _each(fn, *args)
+    finally:
+        _FOUND.reset(token)
+    if found:
+        raise SiteFileProblems(found)
+    return result
 
 
 @dataclass(frozen=True)
@@ -338,9 +422,14 @@ def parse_site(text: str, source: str = "site") -> SiteFile:
     if not isinstance(data, dict):
         raise SiteFileError(source, type(data).__name__, "the site file must be a mapping")
     tracked = _Tracked.wrap(data, "")
-    site = site_from_dict(tracked)
-    _refuse_unknown_keys(tracked)
-    return dataclasses.replace(site, raw=data)
+
+    def validate() -> SiteFile:
+        site = _each(_site, tracked)
+        _refuse_unknown_keys(tracked)
+        _sound(site)
+        return site
+
+    return dataclasses.replace(_collecting(validate), raw=data)
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict:
@@ -359,6 +448,7 @@ class _Tracked(dict):
         super().__init__(data)
         self.path = path
         self.asked: set = set()
+        self.unfinished = False
 
     @classmethod
     def wrap(cls, value: Any, path: str) -> Any:
@@ -403,17 +493,30 @@ class _Tracked(dict):
         return super().values()
 
 
+def _mark_unfinished(value: Any) -> None:
+    """A mapping (and all inside it) whose validation stopped at a mistake."""
+    if isinstance(value, _Tracked):
+        value.unfinished = True
+        children = dict.values(value)
+    elif isinstance(value, list):
+        children = value
+    else:
+        return
+    for child in children:
+        _mark_unfinished(child)
+
+
 def _refuse_unknown_keys(value: Any) -> None:
-    """The first key the validation never asked for, named with its path and the nearest key it
-    did ask for."""
+    """Every key the validation never asked for, named with its path and the nearest key it
+    did ask for (not in a mapping whose validation stopped at a mistake before reading it)."""
     if isinstance(value, _Tracked):
         for key in dict.keys(value):
-            if key not in value.asked:
+            if key not in value.asked and not value.unfinished:
                 path = f"{value.path}.{key}" if value.path else str(key)
                 near = difflib.get_close_matches(str(key), [str(k) for k in value.asked], n=1)
                 hint = f"; did you mean {near[0]!r}?" if near else ""
-                raise SiteFileError(
-                    path, dict.__getitem__(value, key), f"is not a field here{hint}"
+                _note(
+                    SiteFileError(path, dict.__getitem__(value, key), f"is not a field here{hint}")
                 )
         for child in dict.values(value):
             _refuse_unknown_keys(child)
@@ -431,22 +534,46 @@ def _yaml_problem(exc: yaml.YAMLError) -> str:
 
 
 def site_from_dict(data: dict[str, Any]) -> SiteFile:
-    """Validate a site description already loaded into Python objects."""
-    _reject_non_finite(data, "")
-    name = _str(data, "name", "name", required=True)
-    town = _str(data, "town", "town")
-    as_of = _date(data.get("as_of"), "as_of")
-    project = _project(_map(data, "project", "project", required=True))
-    rainfall = _rainfall(_map(data, "rainfall", "rainfall", required=False))
-    conds_raw = _map(data, "conditions", "conditions", required=True)
-    conditions: dict[str, Condition] = {}
+    """Validate a site description already loaded into Python objects (every mistake at once)."""
+    return _collecting(_site, data)
+
+
+def _site(data: dict[str, Any]) -> SiteFile:
+    """The whole file: each part checked on its own, so one mistake does not hide the next."""
+    non_finite = _non_finite(data, "")
+    if non_finite:
+        raise SiteFileProblems(non_finite)
+    name = _each(_str, data, "name", "name", required=True)
+    town = _each(_str, data, "town", "town")
+    as_of = _each(_date, data.get("as_of"), "as_of")
+    project_raw = _each(_map, data, "project", "project", required=True)
+    project = _BAD if project_raw is _BAD else _each(_project, project_raw)
+    rainfall_raw = _each(_map, data, "rainfall", "rainfall", required=False)
+    rainfall = _BAD if rainfall_raw is _BAD else _each(_rainfall, rainfall_raw)
+    conds_raw = _each(_map, data, "conditions", "conditions", required=True)
+    conditions = _BAD if conds_raw is _BAD else _each(_conditions, conds_raw)
+    bmps_raw = _each(_list, data, "bmps", "bmps")
+    bmps = () if bmps_raw is _BAD else tuple(_each(_bmp, i, b) for i, b in enumerate(bmps_raw))
+    if bmps_raw is not _BAD and _BAD not in bmps:
+        _each(_check_bmp_train, bmps)
+    recharge = _each(_recharge, data.get("recharge"))
+    _sound(name, town, as_of, project, rainfall, conditions, bmps_raw, *bmps, recharge)
+    return SiteFile(name, town, as_of, project, rainfall, conditions, bmps, recharge, data)
+
+
+def _conditions(conds_raw: dict[str, Any]) -> dict[str, Condition]:
+    """Pre and post, each checked on its own; their design points compared when both stand."""
+    conditions: dict[str, Any] = {}
     for cname in CONDITIONS:
         if cname not in conds_raw:
-            raise SiteFileError(f"conditions.{cname}", None, "is required")
-        conditions[cname] = _condition(cname, conds_raw[cname])
+            _note(SiteFileError(f"conditions.{cname}", None, "is required"))
+            conditions[cname] = _BAD
+        else:
+            conditions[cname] = _each(_condition, cname, conds_raw[cname])
     extra = set(conds_raw) - set(CONDITIONS)
     if extra:
-        raise SiteFileError("conditions", sorted(extra), "only 'pre' and 'post' are allowed")
+        _note(SiteFileError("conditions", sorted(extra), "only 'pre' and 'post' are allowed"))
+    _sound(*conditions.values())
     pre_points = set(conditions["pre"].design_points)
     post_points = set(conditions["post"].design_points)
     if pre_points != post_points:
@@ -455,22 +582,24 @@ def site_from_dict(data: dict[str, Any]) -> SiteFile:
             sorted(post_points),
             f"must name the same design points as pre ({sorted(pre_points)})",
         )
-    bmps = tuple(_bmp(i, b) for i, b in enumerate(_list(data, "bmps", "bmps")))
-    _check_bmp_train(bmps)
-    recharge = _recharge(data.get("recharge"))
-    return SiteFile(name, town, as_of, project, rainfall, conditions, bmps, recharge, data)
+    if extra:
+        raise _Reported
+    return conditions
 
 
-def _reject_non_finite(value: Any, path: str) -> None:
-    """NaN or infinity anywhere in the file is a mistake (and would leak into the JSON report)."""
+def _non_finite(value: Any, path: str) -> list[SiteFileError]:
+    """NaN or infinity anywhere in the file is a mistake (and would leak into the JSON report);
+    every one is named, before anything else is checked."""
     if isinstance(value, float) and not math.isfinite(value):
-        raise _fail(path or "site", value, "must be a finite number")
+        return [_fail(path or "site", value, "must be a finite number")]
+    found: list[SiteFileError] = []
     if isinstance(value, dict):
         for key, item in dict.items(value):  # a look at every value, not a use of its key
-            _reject_non_finite(item, f"{path}.{key}" if path else str(key))
+            found += _non_finite(item, f"{path}.{key}" if path else str(key))
     elif isinstance(value, list):
         for i, item in enumerate(value):
-            _reject_non_finite(item, f"{path}[{i}]")
+            found += _non_finite(item, f"{path}[{i}]")
+    return found
 
 
 def _fail(path: str, value: object, why: str) -> SiteFileError:
@@ -556,6 +685,9 @@ def _date(value: Any, path: str) -> dt.date | None:
     raise _fail(path, value, "must be a date (YYYY-MM-DD)")
 
 
+_FIELD_READERS = frozenset({_map, _list, _str, _num, _bool, _date})
+
+
 def _pairs(
     value: Any, path: str, *, increasing_first: bool = True
 ) -> tuple[tuple[float, float], ...]:
@@ -577,29 +709,46 @@ def _pairs(
 
 def _project(raw: dict) -> Project:
     p = "project"
-    return Project(
-        disturbance_acres=_num(
-            raw.get("disturbance_acres"), f"{p}.disturbance_acres", required=False, minimum=0.0
-        ),
-        common_plan_acres=_num(
-            raw.get("common_plan_acres"), f"{p}.common_plan_acres", required=False, minimum=0.0
-        ),
-        previously_developed=bool(
-            _bool(raw.get("previously_developed"), f"{p}.previously_developed")
-        ),
-        roadway_maintenance_only=bool(
-            _bool(raw.get("roadway_maintenance_only"), f"{p}.roadway_maintenance_only")
-        ),
-        widening_lanes=_num(raw.get("widening_lanes", 0), f"{p}.widening_lanes", minimum=0.0),
-        critical_area=bool(_bool(raw.get("critical_area"), f"{p}.critical_area")),
-        luhppl=bool(_bool(raw.get("luhppl"), f"{p}.luhppl")),
-        discharges_to_wetlands=bool(
-            _bool(raw.get("discharges_to_wetlands"), f"{p}.discharges_to_wetlands")
-        ),
-        discharges_treated=_bool(raw.get("discharges_treated"), f"{p}.discharges_treated", None),
-        om_plan_provided=_bool(raw.get("om_plan_provided"), f"{p}.om_plan_provided", None),
-        lid_infeasible_reason=_str(raw, "lid_infeasible_reason", f"{p}.lid_infeasible_reason"),
+    flags = (
+        "previously_developed",
+        "roadway_maintenance_only",
+        "critical_area",
+        "luhppl",
+        "discharges_to_wetlands",
     )
+    facts = {
+        "disturbance_acres": _each(
+            _num,
+            raw.get("disturbance_acres"),
+            f"{p}.disturbance_acres",
+            required=False,
+            minimum=0.0,
+        ),
+        "common_plan_acres": _each(
+            _num,
+            raw.get("common_plan_acres"),
+            f"{p}.common_plan_acres",
+            required=False,
+            minimum=0.0,
+        ),
+        **{key: _each(_bool, raw.get(key), f"{p}.{key}") for key in flags},
+        "widening_lanes": _each(
+            _num, raw.get("widening_lanes", 0), f"{p}.widening_lanes", minimum=0.0
+        ),
+        "discharges_treated": _each(
+            _bool, raw.get("discharges_treated"), f"{p}.discharges_treated", None
+        ),
+        "om_plan_provided": _each(
+            _bool, raw.get("om_plan_provided"), f"{p}.om_plan_provided", None
+        ),
+        "lid_infeasible_reason": _each(
+            _str, raw, "lid_infeasible_reason", f"{p}.lid_infeasible_reason"
+        ),
+    }
+    _sound(*facts.values())
+    for key in flags:
+        facts[key] = bool(facts[key])
+    return Project(**facts)
 
 
 def _rainfall(raw: dict) -> Rainfall:
@@ -607,27 +756,20 @@ def _rainfall(raw: dict) -> Rainfall:
     dist = raw.get("distribution", "type_iii_24hr")
     table = None
     if isinstance(dist, list):
-        table = _pairs(dist, f"{p}.distribution")
+        table = _each(_pairs, dist, f"{p}.distribution")
         dist = None
     elif dist not in DISTRIBUTIONS:
-        raise _fail(
-            f"{p}.distribution", dist, f"must be one of {', '.join(DISTRIBUTIONS)} or a table"
+        _note(
+            _fail(
+                f"{p}.distribution", dist, f"must be one of {', '.join(DISTRIBUTIONS)} or a table"
+            )
         )
-    storms_raw = raw.get("storms") or {}
-    if not isinstance(storms_raw, dict):
-        raise _fail(f"{p}.storms", storms_raw, "must map return period (years) to depth (in)")
-    storms: dict[int, float] = {}
-    for key, depth in storms_raw.items():
-        try:
-            years = int(key)
-        except (TypeError, ValueError):
-            raise _fail(f"{p}.storms", key, "return periods must be whole years") from None
-        if years <= 0:
-            raise _fail(f"{p}.storms", key, "return periods must be positive")
-        storms[years] = _num(depth, f"{p}.storms.{key}", positive=True, maximum=30.0)
-    dt_hr = _num(raw.get("dt_hr", 0.05), f"{p}.dt_hr", minimum=0.01, maximum=0.1)
+        dist = _BAD
+    storms = _each(_storms, raw.get("storms") or {})
+    dt_hr = _each(_num, raw.get("dt_hr", 0.05), f"{p}.dt_hr", minimum=0.01, maximum=0.1)
+    span_hr = _each(_num, raw.get("span_hr", 36.0), f"{p}.span_hr", minimum=1.0, maximum=240.0)
+    _sound(dist, table, storms, dt_hr, span_hr)
     storm_hours = table[-1][0] if table is not None else NAMED_STORM_HOURS
-    span_hr = _num(raw.get("span_hr", 36.0), f"{p}.span_hr", minimum=1.0, maximum=240.0)
     if span_hr < storm_hours:
         raise _fail(
             f"{p}.span_hr",
@@ -637,35 +779,60 @@ def _rainfall(raw: dict) -> Rainfall:
     return Rainfall(dist, table, storms, dt_hr, span_hr)
 
 
+def _storms(storms_raw: Any) -> dict[int, float]:
+    """Return periods (whole years) to depths (inches), each checked."""
+    p = "rainfall"
+    if not isinstance(storms_raw, dict):
+        raise _fail(f"{p}.storms", storms_raw, "must map return period (years) to depth (in)")
+    storms: dict[int, Any] = {}
+    for key, depth in storms_raw.items():
+        try:
+            years = int(key)
+        except (TypeError, ValueError):
+            _note(_fail(f"{p}.storms", key, "return periods must be whole years"))
+            storms[len(storms) - 1_000_000] = _BAD
+            continue
+        if years <= 0:
+            _note(_fail(f"{p}.storms", key, "return periods must be positive"))
+            storms[years] = _BAD
+            continue
+        storms[years] = _each(_num, depth, f"{p}.storms.{key}", positive=True, maximum=30.0)
+    _sound(*storms.values())
+    return storms
+
+
 def _condition(cname: str, raw: Any) -> Condition:
     base = f"conditions.{cname}"
     if not isinstance(raw, dict):
         raise _fail(base, raw, "must be a mapping")
-    subs = tuple(
-        _subcatchment(f"{base}.subcatchments[{i}]", s)
-        for i, s in enumerate(_list(raw, "subcatchments", f"{base}.subcatchments"))
-    )
+
+    def items(key: str, build) -> tuple:
+        listed = _each(_list, raw, key, f"{base}.{key}")
+        if listed is _BAD:
+            return (_BAD,)
+        return tuple(_each(build, f"{base}.{key}[{i}]", x) for i, x in enumerate(listed))
+
+    subs = items("subcatchments", _subcatchment)
     if not subs and not raw.get("inflows"):
-        raise _fail(f"{base}.subcatchments", [], "needs at least one subcatchment or inflow")
-    ponds = tuple(
-        _pond(f"{base}.ponds[{i}]", s) for i, s in enumerate(_list(raw, "ponds", f"{base}.ponds"))
-    )
-    reaches = tuple(
-        _reach(f"{base}.reaches[{i}]", s)
-        for i, s in enumerate(_list(raw, "reaches", f"{base}.reaches"))
-    )
-    inflows = tuple(
-        _inflow(f"{base}.inflows[{i}]", s)
-        for i, s in enumerate(_list(raw, "inflows", f"{base}.inflows"))
-    )
-    points_raw = _list(raw, "design_points", f"{base}.design_points")
-    if not points_raw:
-        raise _fail(f"{base}.design_points", [], "name at least one design point")
-    points = []
-    for i, dp in enumerate(points_raw):
+        _note(_fail(f"{base}.subcatchments", [], "needs at least one subcatchment or inflow"))
+        subs = (_BAD,)
+    ponds = items("ponds", _pond)
+    reaches = items("reaches", _reach)
+    inflows = items("inflows", _inflow)
+    points_raw = _each(_list, raw, "design_points", f"{base}.design_points")
+    points: list[Any] = []
+    if points_raw is _BAD:
+        points.append(_BAD)
+    elif not points_raw:
+        _note(_fail(f"{base}.design_points", [], "name at least one design point"))
+        points.append(_BAD)
+    for i, dp in enumerate(points_raw if points_raw is not _BAD else ()):
         if not isinstance(dp, str) or not dp.strip():
-            raise _fail(f"{base}.design_points[{i}]", dp, "must be a name")
-        points.append(dp.strip())
+            _note(_fail(f"{base}.design_points[{i}]", dp, "must be a name"))
+            points.append(_BAD)
+        else:
+            points.append(dp.strip())
+    _sound(*subs, *ponds, *reaches, *inflows, *points)
     condition = Condition(cname, subs, ponds, reaches, inflows, tuple(points))
     _check_network(base, condition)
     return condition
@@ -682,7 +849,7 @@ def _named(path: str, raw: Any) -> tuple[str, str]:
 def _subcatchment(path: str, raw: Any) -> Subcatchment:
     name, to = _named(path, raw)
     path = f"{path} ({name})"
-    areas: list[AreaPart] = []
+    areas: list[Any] = []
     if "areas" in raw:
         if "area_ac" in raw or "cn" in raw:
             raise _fail(path, name, "give either area_ac with cn, or areas — not both")
@@ -690,21 +857,29 @@ def _subcatchment(path: str, raw: Any) -> Subcatchment:
         if not isinstance(parts, list) or not parts:
             raise _fail(f"{path}.areas", parts, "must be a non-empty list")
         for i, part in enumerate(parts):
-            areas.append(_area_part(f"{path}.areas[{i}]", part))
+            areas.append(_each(_area_part, f"{path}.areas[{i}]", part))
     else:
-        area = _num(raw.get("area_ac"), f"{path}.area_ac", positive=True)
-        cn = _num(raw.get("cn"), f"{path}.cn", minimum=30.0, maximum=100.0)
-        areas.append(AreaPart(area, cn=cn))
-    tc_min = _num(raw.get("tc_min"), f"{path}.tc_min", required=False, positive=True)
+        area = _each(_num, raw.get("area_ac"), f"{path}.area_ac", positive=True)
+        cn = _each(_num, raw.get("cn"), f"{path}.cn", minimum=30.0, maximum=100.0)
+        areas.append(_BAD if _BAD in (area, cn) else AreaPart(area, cn=cn))
+    tc_min = _each(_num, raw.get("tc_min"), f"{path}.tc_min", required=False, positive=True)
     segs_raw = raw.get("tc_segments") or []
+    segments: list[Any] = []
     if not isinstance(segs_raw, list):
-        raise _fail(f"{path}.tc_segments", segs_raw, "must be a list")
-    segments = [_tc_segment(f"{path}.tc_segments[{i}]", seg) for i, seg in enumerate(segs_raw)]
+        _note(_fail(f"{path}.tc_segments", segs_raw, "must be a list"))
+        segments.append(_BAD)
+    else:
+        segments += [
+            _each(_tc_segment, f"{path}.tc_segments[{i}]", seg) for i, seg in enumerate(segs_raw)
+        ]
     if tc_min is None and not segments:
-        raise _fail(f"{path}.tc_min", None, "give tc_min or tc_segments")
+        _note(_fail(f"{path}.tc_min", None, "give tc_min or tc_segments"))
+        tc_min = _BAD
     method = raw.get("runoff_method", "weighted_cn")
     if method not in RUNOFF_METHODS:
-        raise _fail(f"{path}.runoff_method", method, f"must be one of {', '.join(RUNOFF_METHODS)}")
+        _note(_fail(f"{path}.runoff_method", method, f"must be one of {', '.join(RUNOFF_METHODS)}"))
+        method = _BAD
+    _sound(*areas, tc_min, *segments, method)
     return Subcatchment(name, to, tuple(areas), tc_min, tuple(segments), method, path)
 
 
@@ -717,25 +892,30 @@ def _tc_segment(path: str, raw: Any) -> TcSegment:
         raise _fail(f"{path}.type", kind, "must be sheet, shallow or channel")
     params = {k: v for k, v in raw.items() if k != "type"}
     for key in TC_SEGMENT_FIELDS[kind]:
-        params[key] = _num(raw.get(key), f"{path}.{key}", positive=True)
+        params[key] = _each(_num, raw.get(key), f"{path}.{key}", positive=True)
     if kind == "sheet" and "p2_in" in raw:
-        params["p2_in"] = _num(raw.get("p2_in"), f"{path}.p2_in", positive=True)
+        params["p2_in"] = _each(_num, raw.get("p2_in"), f"{path}.p2_in", positive=True)
     if kind == "shallow":
-        params["surface"] = _str(raw, "surface", f"{path}.surface") or "unpaved"
+        surface = _each(_str, raw, "surface", f"{path}.surface")
+        params["surface"] = surface or "unpaved"
+    _sound(*params.values())
     return TcSegment(kind, params)
 
 
 def _area_part(path: str, raw: Any) -> AreaPart:
     if not isinstance(raw, dict):
         raise _fail(path, raw, "must be a mapping")
-    area = _num(raw.get("area_ac"), f"{path}.area_ac", positive=True)
+    area = _each(_num, raw.get("area_ac"), f"{path}.area_ac", positive=True)
     if "cn" in raw:
-        cn = _num(raw.get("cn"), f"{path}.cn", minimum=30.0, maximum=100.0)
+        cn = _each(_num, raw.get("cn"), f"{path}.cn", minimum=30.0, maximum=100.0)
+        _sound(area, cn)
         return AreaPart(area, cn=cn, impervious=cn >= 98)
-    cover = _str(raw, "cover", f"{path}.cover", required=True)
+    cover = _each(_str, raw, "cover", f"{path}.cover", required=True)
     hsg = raw.get("hsg")
     if hsg not in HSGS:
-        raise _fail(f"{path}.hsg", hsg, "must be one of A, B, C, D")
+        _note(_fail(f"{path}.hsg", hsg, "must be one of A, B, C, D"))
+        hsg = _BAD
+    _sound(area, cover, hsg)
     return AreaPart(area, cover=cover, hsg=hsg, impervious="impervious" in cover.lower())
 
 
@@ -759,14 +939,21 @@ def _pond(path: str, raw: Any) -> Pond:
         raise _fail(f"{path}.storage", storage, "give stage_storage or stage_area")
     method = storage.get("method", "prismatic")
     if method not in STORAGE_METHODS:
-        raise _fail(f"{path}.storage.method", method, "must be prismatic or conic")
-    start = _num(raw.get("start_elev_ft"), f"{path}.start_elev_ft", required=False)
-    if start is not None and not table[0][0] <= start <= table[-1][0]:
-        raise _fail(f"{path}.start_elev_ft", start, "must lie within the storage table's stages")
+        _note(_fail(f"{path}.storage.method", method, "must be prismatic or conic"))
+        method = _BAD
+    start = _each(_num, raw.get("start_elev_ft"), f"{path}.start_elev_ft", required=False)
+    if start not in (None, _BAD) and not table[0][0] <= start <= table[-1][0]:
+        _note(_fail(f"{path}.start_elev_ft", start, "must lie within the storage table's stages"))
+        start = _BAD
     outlets_raw = raw.get("outlets")
     if not isinstance(outlets_raw, list) or not outlets_raw:
-        raise _fail(f"{path}.outlets", outlets_raw, "a pond needs at least one outlet")
-    outlets = [_outlet(f"{path}.outlets[{i}]", i, dev) for i, dev in enumerate(outlets_raw)]
+        _note(_fail(f"{path}.outlets", outlets_raw, "a pond needs at least one outlet"))
+        outlets = [_BAD]
+    else:
+        outlets = [
+            _each(_outlet, f"{path}.outlets[{i}]", i, dev) for i, dev in enumerate(outlets_raw)
+        ]
+    _sound(method, start, *outlets)
     _check_outlet_links(path, outlets)
     return Pond(name, to, kind, table, method, start, tuple(outlets), path)
 
@@ -781,12 +968,13 @@ def _outlet(path: str, i: int, raw: Any) -> dict[str, Any]:
     dev = dict(raw)
     dev["name"] = _str(raw, "name", f"{path}.name") or f"{kind}_{i + 1}"
     for key in DEVICE_ELEVATIONS[kind]:
-        dev[key] = _num(raw.get(key), f"{path}.{key}")
+        dev[key] = _each(_num, raw.get(key), f"{path}.{key}")
     for key in DEVICE_DIMENSIONS[kind]:
-        dev[key] = _num(raw.get(key), f"{path}.{key}", positive=True)
+        dev[key] = _each(_num, raw.get(key), f"{path}.{key}", positive=True)
     for key in DEVICE_OPTIONAL_POSITIVE:
         if key in raw:
-            dev[key] = _num(raw.get(key), f"{path}.{key}", positive=True)
+            dev[key] = _each(_num, raw.get(key), f"{path}.{key}", positive=True)
+    _sound(*dev.values())
     if kind == "weir":
         if raw.get("kind", "sharp") not in ("sharp", "broad"):
             raise _fail(f"{path}.kind", raw.get("kind"), "must be sharp or broad")
@@ -854,16 +1042,20 @@ def _reach(path: str, raw: Any) -> Reach:
         params["lag_hr"] = _num(raw.get("lag_hr", 0.0), f"{path}.lag_hr", minimum=0.0)
         return Reach(name, to, method, params, path)
     for key in ("length_ft", "slope_ft_ft", "n"):
-        params[key] = _num(raw.get(key), f"{path}.{key}", positive=True)
+        params[key] = _each(_num, raw.get(key), f"{path}.{key}", positive=True)
     if "diameter_ft" in raw:
-        params["diameter_ft"] = _num(raw.get("diameter_ft"), f"{path}.diameter_ft", positive=True)
+        params["diameter_ft"] = _each(
+            _num, raw.get("diameter_ft"), f"{path}.diameter_ft", positive=True
+        )
+        _sound(*params.values())
     else:
-        params["bottom_width_ft"] = _num(
-            raw.get("bottom_width_ft"), f"{path}.bottom_width_ft", minimum=0.0
+        params["bottom_width_ft"] = _each(
+            _num, raw.get("bottom_width_ft"), f"{path}.bottom_width_ft", minimum=0.0
         )
-        params["side_slope_h_v"] = _num(
-            raw.get("side_slope_h_v", 0.0), f"{path}.side_slope_h_v", minimum=0.0
+        params["side_slope_h_v"] = _each(
+            _num, raw.get("side_slope_h_v", 0.0), f"{path}.side_slope_h_v", minimum=0.0
         )
+        _sound(*params.values())
         if params["bottom_width_ft"] == 0 and params["side_slope_h_v"] == 0:
             raise _fail(f"{path}.bottom_width_ft", 0, "a channel with no width carries nothing")
     return Reach(name, to, method, params, path)
@@ -885,30 +1077,34 @@ def _inflow(path: str, raw: Any) -> Inflow:
 def _check_network(base: str, cond: Condition) -> None:
     nodes = [*cond.subcatchments, *cond.ponds, *cond.reaches, *cond.inflows]
     seen: dict[str, str] = {}
+    twice = False
     for node in nodes:
         if node.name in seen:
-            raise _fail(f"{node.path}.name", node.name, f"is used twice in {base}")
+            _note(_fail(f"{node.path}.name", node.name, f"is used twice in {base}"))
+            twice = True
         if node.name in cond.design_points:
-            raise _fail(f"{node.path}.name", node.name, "is also a design point name")
+            _note(_fail(f"{node.path}.name", node.name, "is also a design point name"))
         seen[node.name] = node.path
     targets = set(seen) | set(cond.design_points)
     receivers = {n.name for n in (*cond.ponds, *cond.reaches)} | set(cond.design_points)
     for node in nodes:
         if node.to not in targets:
-            raise _fail(f"{node.path}.to", node.to, f"names nothing in {base}")
-        if node.to not in receivers:
-            raise _fail(f"{node.path}.to", node.to, "must be a pond, a reach or a design point")
+            _note(_fail(f"{node.path}.to", node.to, f"names nothing in {base}"))
+        elif node.to not in receivers:
+            _note(_fail(f"{node.path}.to", node.to, "must be a pond, a reach or a design point"))
     order = cond.topological_order()
-    if len(order) != len(nodes):
+    if not twice and len(order) != len(nodes):
         stuck = sorted(set(seen) - set(order))
         first = next(node for node in nodes if node.name in stuck)
-        raise _fail(
-            f"{first.path}.to", stuck, "the drainage network has a cycle through these nodes"
+        _note(
+            _fail(f"{first.path}.to", stuck, "the drainage network has a cycle through these nodes")
         )
+    if twice or len(order) != len(nodes):
+        return  # a design point a loop or a doubled name cuts off would be reported twice
     reached = {node.to for node in nodes}
     for i, dp in enumerate(cond.design_points):
         if dp not in reached:
-            raise _fail(f"{base}.design_points[{i}]", dp, "nothing drains to this design point")
+            _note(_fail(f"{base}.design_points[{i}]", dp, "nothing drains to this design point"))
 
 
 def _bmp(i: int, raw: Any) -> Bmp:
@@ -917,38 +1113,47 @@ def _bmp(i: int, raw: Any) -> Bmp:
         raise _fail(path, raw, "must be a mapping")
     name = _str(raw, "name", f"{path}.name", required=True)
     path = f"{path} ({name})"
-    btype = _str(raw, "type", f"{path}.type", required=True)
-    storage = _num(raw.get("storage_cf"), f"{path}.storage_cf", required=False, minimum=0.0)
-    rate = _num(
+    btype = _each(_str, raw, "type", f"{path}.type", required=True)
+    storage = _each(_num, raw.get("storage_cf"), f"{path}.storage_cf", required=False, minimum=0.0)
+    rate = _each(
+        _num,
         raw.get("infiltration_rate_in_hr"),
         f"{path}.infiltration_rate_in_hr",
         required=False,
         minimum=0.0,
     )
-    treats = []
-    for j, t in enumerate(_list(raw, "treats", f"{path}.treats")):
-        if not isinstance(t, dict):
-            raise _fail(f"{path}.treats[{j}]", t, "must be a mapping")
-        treats.append(
-            BmpTreats(
-                _num(t.get("impervious_ac"), f"{path}.treats[{j}].impervious_ac", positive=True),
-                _str(t, "land_use", f"{path}.treats[{j}].land_use", required=True),
-            )
-        )
+    treats_raw = _each(_list, raw, "treats", f"{path}.treats")
+    treats = [
+        _each(_bmp_treats, f"{path}.treats[{j}]", t)
+        for j, t in enumerate(() if treats_raw is _BAD else treats_raw)
+    ]
     pre = raw.get("pretreatment") or []
     if not isinstance(pre, list) or not all(isinstance(x, str) for x in pre):
-        raise _fail(f"{path}.pretreatment", pre, "must be a list of practice names")
+        _note(_fail(f"{path}.pretreatment", pre, "must be a list of practice names"))
+        pre = _BAD
+    drains_to = _each(_str, raw, "drains_to", f"{path}.drains_to")
+    infiltrates = _each(_bool, raw.get("infiltrates"), f"{path}.infiltrates")
+    _sound(btype, storage, rate, treats_raw, *treats, pre, drains_to, infiltrates)
     return Bmp(
         name,
         btype,
         storage,
         rate,
         tuple(treats),
-        _str(raw, "drains_to", f"{path}.drains_to"),
+        drains_to,
         tuple(pre),
-        bool(_bool(raw.get("infiltrates"), f"{path}.infiltrates")),
+        bool(infiltrates),
         path,
     )
+
+
+def _bmp_treats(path: str, t: Any) -> BmpTreats:
+    if not isinstance(t, dict):
+        raise _fail(path, t, "must be a mapping")
+    area = _each(_num, t.get("impervious_ac"), f"{path}.impervious_ac", positive=True)
+    land_use = _each(_str, t, "land_use", f"{path}.land_use", required=True)
+    _sound(area, land_use)
+    return BmpTreats(area, land_use)
 
 
 def _check_bmp_train(bmps: tuple[Bmp, ...]) -> None:
@@ -981,25 +1186,28 @@ def _recharge(raw: Any) -> RechargeSpec | None:
     by_hsg = {}
     for hsg, acres in by_hsg_raw.items():
         if hsg not in HSGS:
-            raise _fail(f"{p}.impervious_by_hsg", hsg, "soil groups are A, B, C, D")
-        by_hsg[hsg] = _num(acres, f"{p}.impervious_by_hsg.{hsg}", minimum=0.0)
+            _note(_fail(f"{p}.impervious_by_hsg", hsg, "soil groups are A, B, C, D"))
+            by_hsg[hsg] = _BAD
+            continue
+        by_hsg[hsg] = _each(_num, acres, f"{p}.impervious_by_hsg.{hsg}", minimum=0.0)
     infil = raw.get("infiltrating") or []
     if not isinstance(infil, list):
-        raise _fail(f"{p}.infiltrating", infil, "must be a list of BMP or pond names")
-    return RechargeSpec(
-        by_hsg,
-        tuple(str(x) for x in infil),
-        _num(
-            raw.get("impervious_draining_to_recharge_ac"),
-            f"{p}.impervious_draining_to_recharge_ac",
-            required=False,
-            minimum=0.0,
-        ),
-        _str(raw, "soil_texture", f"{p}.soil_texture"),
-        _num(
-            raw.get("infiltration_rate_in_hr"),
-            f"{p}.infiltration_rate_in_hr",
-            required=False,
-            positive=True,
-        ),
+        _note(_fail(f"{p}.infiltrating", infil, "must be a list of BMP or pond names"))
+        infil = _BAD
+    captured = _each(
+        _num,
+        raw.get("impervious_draining_to_recharge_ac"),
+        f"{p}.impervious_draining_to_recharge_ac",
+        required=False,
+        minimum=0.0,
     )
+    texture = _each(_str, raw, "soil_texture", f"{p}.soil_texture")
+    rate = _each(
+        _num,
+        raw.get("infiltration_rate_in_hr"),
+        f"{p}.infiltration_rate_in_hr",
+        required=False,
+        positive=True,
+    )
+    _sound(*by_hsg.values(), infil, captured, texture, rate)
+    return RechargeSpec(by_hsg, tuple(str(x) for x in infil), captured, texture, rate)

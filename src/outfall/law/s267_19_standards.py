@@ -42,6 +42,13 @@ REDEVELOPMENT = "redevelopment"
 ROADWAY_MAINTENANCE = "roadway_maintenance"
 NOT_APPLICABLE = "not_applicable"
 CLASSIFICATIONS = (NEW_DEVELOPMENT, REDEVELOPMENT, ROADWAY_MAINTENANCE, NOT_APPLICABLE)
+CLASSIFICATION_LABELS = {
+    NEW_DEVELOPMENT: "New development",
+    REDEVELOPMENT: "Redevelopment",
+    ROADWAY_MAINTENANCE: "Roadway maintenance",
+    NOT_APPLICABLE: "No standard applies",
+}
+"""Each kind of project in words, as people read it (§ 267-14, § 267-19B(4))."""
 
 STANDARD_IDS = (
     "peak_rate",
@@ -571,6 +578,7 @@ def standard(standards: list[Standard], standard_id: str) -> Standard:
 
 __all__ = [
     "CLASSIFICATIONS",
+    "CLASSIFICATION_LABELS",
     "NEW_DEVELOPMENT",
     "NOT_APPLICABLE",
     "NOT_BINDING",

@@ -114,10 +114,10 @@ def test_a_site_file_the_review_refuses_fails_the_job_at_once_with_the_mistake(
     run_worker()
     job = Job.objects.get()
     assert job.status == Job.Status.FAILED and job.attempts == 1  # trying again cannot help
-    assert job.last_error.startswith("the site file has a mistake:")
+    assert job.last_error.startswith("the site file has 3 mistakes: project=None: is required")
     assert not SiteReviewRun.objects.exists()
     page = client.get(f"/jobs/{job.pk}/status/").content.decode()
-    assert "Failed" in page and "the site file has a mistake" in page
+    assert "Failed" in page and "the site file has 3 mistakes" in page
 
 
 def test_only_the_person_who_asked_and_the_towns_staff_follow_a_job(

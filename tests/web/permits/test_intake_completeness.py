@@ -170,7 +170,7 @@ def test_an_incomplete_application_is_resubmitted_as_a_new_receipt_keeping_its_l
 ):
     law_date = submitted.law_date
     svc.completeness_find_incomplete(submitted, actor=people["clerk"], missing_keys=["om_plan"])
-    svc.application_resubmit(submitted, actor=people["applicant"])
+    svc.application_resubmit(submitted, actor=people["applicant"], missing_confirmed=True)
     submitted.refresh_from_db()
     assert submitted.state == "submitted" and submitted.law_date == law_date
 

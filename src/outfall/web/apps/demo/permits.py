@@ -420,7 +420,9 @@ class DemoBuilder:
         if spec.target == S.DRAFT:
             return self.draft_package(a, spec)
         self.package(a, spec, d)
-        a = intake.application_submit(a, actor=a.applicant, today=d.submitted)
+        a = intake.application_submit(
+            a, actor=a.applicant, missing_confirmed=True, today=d.submitted
+        )
         self.fees_and_filings(a, spec, d)
         if spec.target == S.INCOMPLETE:
             self.technical_review(a, spec, resolved=False)

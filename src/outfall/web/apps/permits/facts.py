@@ -1,5 +1,6 @@
 """Build the lifecycle's facts from an application's records (a read, no side effects):
-`permit_clock_facts` for the § 267-18 clock, `permit_facts` for every guard of the lifecycle."""
+`permit_clock_facts` for the § 267-18 clock, `permit_facts` for every guard of the lifecycle,
+`application_project` for the comparison of a site file with the application."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ import datetime as dt
 
 from django.utils import timezone
 
+from outfall.compliance.application_match import ApplicationProject
 from outfall.compliance.lifecycle import PermitFacts
 from outfall.compliance.permit_clock import PermitClock, PermitClockFacts, permit_clock
+from outfall.law.s267_16_applicability import ProjectFacts
 from outfall.web.apps.permits.models import Application
 
 
@@ -39,6 +42,25 @@ def permit_clock_for(
     """The case's § 267-18 clock laid out by the law (`compliance.permit_clock`)."""
     return permit_clock(
         permit_clock_facts(application), hearing_on=hearing_on, extended_to=extended_to
+    )
+
+
+def application_project(application: Application) -> ApplicationProject:
+    """What the application says of its project: name, address and the facts the law reads."""
+    a = application
+    return ApplicationProject(
+        name=a.title,
+        site_address=a.site_address,
+        facts=ProjectFacts(
+            disturbance_acres=float(a.disturbance_acres),
+            common_plan_acres=None if a.common_plan_acres is None else float(a.common_plan_acres),
+            previously_developed=a.previously_developed,
+            roadway_maintenance_only=a.roadway_maintenance_only,
+            widening_lanes=float(a.widening_lanes),
+            critical_area=a.critical_area,
+            luhppl=a.luhppl,
+            discharges_to_wetlands=a.discharges_to_wetlands,
+        ),
     )
 
 

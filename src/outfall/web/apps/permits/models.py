@@ -12,7 +12,7 @@ from django.db import models
 from outfall.compliance.lifecycle import STATE_LABELS, PermitState
 from outfall.web.apps.core.files import PrivateName
 from outfall.web.apps.kit.fields import optional_link
-from outfall.web.apps.kit.snapshots import DeterminationSnapshot
+from outfall.web.apps.kit.snapshots import DeterminationField, DeterminationSnapshot
 
 USER = settings.AUTH_USER_MODEL
 
@@ -494,6 +494,13 @@ class SiteReviewRun(models.Model):
     site_file = models.JSONField()
     result = models.JSONField()
     report_html = models.TextField(blank=True)
+    application_match = DeterminationField(
+        help_text="the site file against the application as it stood at the run (§ 267-19B)"
+    )
+    figures_html = models.TextField(
+        blank=True, help_text="the report's hydrograph figures, as the review page shows them"
+    )
+    report_pdf = models.FileField(upload_to=PrivateName("site-reviews"), blank=True)
 
 
 class ReviewComment(models.Model):

@@ -11,7 +11,7 @@ from decimal import Decimal
 from django import forms
 
 from outfall.law.s267_16_applicability import EXEMPTIONS
-from outfall.web.apps.kit.forms import checkbox, radio, text_area
+from outfall.web.apps.kit.forms import AccessibleForm, checkbox, radio, text_area
 from outfall.web.apps.permits.models import Application, Fee, Upload
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
@@ -222,6 +222,11 @@ class PlanChecklistForm(forms.Form):
     def __init__(self, *args, items: list[dict], entries: dict[str, dict], **kwargs):
         super().__init__(*args, **kwargs)
         self.items = items
+        self.fields["all_provided"] = checkbox(
+            "Mark every item not yet answered as provided in the plan",
+            help_text="Answer the exceptions below first (explained, or provided); the rest are "
+            "then marked provided in one go.",
+        )
         for item in items:
             entry = entries.get(item["id"])
             status = "" if entry is None else ("provided" if entry["provided"] else "explained")
@@ -258,9 +263,13 @@ class PlanChecklistForm(forms.Form):
         return data
 
     def items_data(self) -> dict[str, dict]:
+        """Each answered item; with `all_provided`, every unanswered one as provided."""
         out = {}
+        everything = bool(self.cleaned_data.get("all_provided"))
         for item in self.items:
-            status = self.cleaned_data.get(f"{item['id']}__status")
+            status = self.cleaned_data.get(f"{item['id']}__status") or (
+                "provided" if everything else ""
+            )
             if status:
                 out[item["id"]] = {
                     "provided": status == "provided",
@@ -400,6 +409,32 @@ class ReasonForm(forms.Form):
 
 class ConfirmForm(forms.Form):
     """A step with nothing to type: the button is the whole form."""
+
+
+class SubmitForm(AccessibleForm):
+    """Submitting or resubmitting: when completeness items are missing, the applicant confirms
+    submitting without them (lawful; the Board's staff then find it incomplete, § 267-18A)."""
+
+    def __init__(self, *args, missing: list[str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.missing = missing
+        if missing:
+            self.fields["confirm_missing"] = checkbox(
+                f"I submit the application without the {len(missing)} missing item(s) listed above",
+                help_text="The Board's staff will then find it incomplete and tell you what to "
+                "add (§ 267-18A).",
+            )
+            self.describe_help()
+
+    def clean(self):
+        data = super().clean()
+        if self.missing and not data.get("confirm_missing"):
+            self.add_error(
+                "confirm_missing",
+                f"{len(self.missing)} item(s) are missing: add them first, or confirm that you "
+                "submit without them (§ 267-18A)",
+            )
+        return data
 
 
 class CompletenessForm(forms.Form):

@@ -13,13 +13,18 @@ from dataclasses import asdict, dataclass
 
 from django.utils import timezone
 
-from outfall.compliance import lifecycle
+from outfall.compliance import application_match, lifecycle
+from outfall.compliance.application_match import site_against_application
 from outfall.compliance.lifecycle import PermitState
+from outfall.compliance.sitefile import site_from_dict
+from outfall.kernel.errors import InputError
 from outfall.law import s267_18_procedure, s267_19_plan_contents, s267_20_om_plan
 from outfall.law.errors import LawError
 from outfall.web.apps.core.permissions import is_permit_staff
 from outfall.web.apps.kit.selectors import row_or_404
+from outfall.web.apps.kit.snapshots import determination_snapshot
 from outfall.web.apps.permits import policy
+from outfall.web.apps.permits.facts import application_project
 from outfall.web.apps.permits.models import (
     Application,
     DeterminationRecord,
@@ -163,9 +168,7 @@ def intake_checklist(
             "Operation and maintenance plan contents",
             "§ 267-20A",
             not om_missing,
-            "every item present"
-            if not om_missing
-            else "; ".join(f"{k}: {v}" for k, v in om_missing.items()),
+            "every item present" if not om_missing else "; ".join(om_missing.values()),
         )
     )
     items.append(
@@ -226,21 +229,63 @@ def intake_checklist(
         )
     )
     run = a.site_reviews.order_by("-run_at", "-pk").first()
+    match = site_review_match(a, run) if run is not None else None
+    if run is None:
+        detail = "none run"
+    else:
+        detail = f"latest verdict: {VERDICT_WORDS.get(run.verdict, 'needs information')} ({run.as_of.isoformat()} law)"
+        if match["outcome"] != application_match.AGREES:
+            detail += "; " + "; ".join(r["text"] for r in match["reasons"])
     items.append(
         ChecklistItem(
             "site_review",
             "Site review of the latest site file",
             "§ 267-19B",
-            run is not None,
-            f"latest verdict: {run.verdict} ({run.as_of.isoformat()} law)" if run else "none run",
+            run is not None and match["outcome"] != application_match.DIFFERS,
+            detail,
             blocking=False,
         )
     )
     return items
 
 
+VERDICT_WORDS = {
+    "pass": "pass",
+    "fail": "fail",
+    "not_applicable": "not applicable",
+    "needs_information": "needs information",
+}
+"""A run's verdict in words (as `permits/intake/_verdict.html` shows it)."""
+
+
+def site_review_match(application: Application, run: SiteReviewRun) -> dict:
+    """The run's site file against the application as it stands now (the application may have
+    been corrected since the run), in the snapshot shape; the snapshot kept at the run when its
+    inputs no longer validate. The review counts for the application unless a fact differs
+    (docs/legal-readings.md, "A site file that disagrees with its application")."""
+    try:
+        site = site_from_dict(run.site_file)
+        det = site_against_application(
+            site, application_project(application), as_of=run.as_of, town=application.town.slug
+        )
+    except (InputError, LawError):
+        return run.application_match or {"outcome": application_match.AGREES, "reasons": []}
+    return determination_snapshot(det)
+
+
 def checklist_unmet(items: list[ChecklistItem]) -> list[ChecklistItem]:
     return [i for i in items if i.blocking and not i.met]
+
+
+def checklist_missing(items: list[ChecklistItem]) -> list[str]:
+    """Each unmet completeness line as a person reads it: its number in the checklist, its
+    label and what is missing (never its key), e.g. "3. Operation and maintenance plan
+    contents: no operation and maintenance plan has been filed"."""
+    return [
+        f"{number}. {item.label}: {item.detail}"
+        for number, item in enumerate(items, start=1)
+        if item.blocking and not item.met
+    ]
 
 
 def om_plan_missing(application: Application) -> dict[str, str]:
@@ -311,6 +356,54 @@ def site_review_get(application: Application, pk: int) -> SiteReviewRun:
     )
 
 
+def site_review_figures(run: SiteReviewRun) -> dict:
+    """The key figures of a run as filed: peak rates before and after per design point and
+    storm, the recharge required and provided, TSS and TP removal required and provided, and
+    each standard's status with its section (§ 267-19B(1), (2), (4))."""
+    result = run.result or {}
+    standards = {s["id"]: s for s in result.get("standards", [])}
+
+    def pair(sid: str, key: str) -> tuple:
+        s = standards.get(sid) or {}
+        return (s.get("required") or {}).get(key), (s.get("provided") or {}).get(key)
+
+    peaks = [
+        {
+            "point": dp["name"],
+            "storm": storm["return_period_yr"],
+            "depth_in": storm["depth_in"],
+            "pre": storm["pre"]["peak_cfs"],
+            "post": storm["post"]["peak_cfs"],
+            "higher": round(storm["post"]["peak_cfs"], 2) > round(storm["pre"]["peak_cfs"], 2),
+        }
+        for dp in result.get("design_points", [])
+        for storm in dp["storms"]
+    ]
+    recharge = pair("recharge", "recharge_volume_cf")
+    tss = pair("tss_tp_removal", "tss_removal_pct")
+    tp = pair("tss_tp_removal", "tp_removal_pct")
+    return {
+        "peaks": peaks,
+        "recharge": {
+            "required": recharge[0],
+            "provided": recharge[1],
+            **_status(standards, "recharge"),
+        },
+        "removal": {
+            "tss_required": tss[0],
+            "tss_provided": tss[1],
+            "tp_required": tp[0],
+            "tp_provided": tp[1],
+            **_status(standards, "tss_tp_removal"),
+        },
+    }
+
+
+def _status(standards: dict, sid: str) -> dict:
+    s = standards.get(sid) or {}
+    return {"status": s.get("status", ""), "citation": s.get("citation", "")}
+
+
 def referral_status(referral: Referral, today: dt.date) -> str:
     if referral.responded_on:
         return "answered"
@@ -341,6 +434,51 @@ def intake_actions(user, application: Application) -> dict[str, bool]:
     }
 
 
+INTAKE_STEPS = (
+    ("intake_details", "Site, owners and applicability", ()),
+    ("intake_plan", "Plan checklist", ("plan_items",)),
+    ("intake_om_plan", "Operation and maintenance plan", ("om_plan",)),
+    ("intake_signatures", "Owners' signatures", ("owner_signatures",)),
+    ("intake_abutters", "Certified abutters list", ("abutters_certified", "abutters_current")),
+    ("intake_upload", "Plans and site file", ("plan_document", "om_document")),
+    ("intake_submit", "Submit", None),
+)
+"""The applicant's steps: the page, its name, and the checklist lines it completes (None: the
+submission itself)."""
+
+
+def intake_steps(user, application: Application, *, current: str = "") -> list[dict]:
+    """The intake steps for the stepper, each with its state in words, when `user` is the
+    applicant and may still change the package ([] otherwise: staff see the checklist)."""
+    if user.pk != application.applicant_id:
+        return []
+    actions = intake_actions(user, application)
+    if not (actions["edit"] or actions["submit"] or actions["resubmit"]):
+        return []
+    try:
+        met = {i.key: i.met for i in intake_checklist(application)}
+    except LawError:
+        met = {}
+    submitted = application.state != S.DRAFT.value
+    submit_page = "intake_resubmit" if actions["resubmit"] else "intake_submit"
+    steps = []
+    for page, label, lines in INTAKE_STEPS:
+        if lines is None:
+            page, done = submit_page, submitted and not actions["resubmit"]
+        else:
+            done = all(met.get(k, False) for k in lines)
+        steps.append(
+            {
+                "page": page,
+                "label": "Resubmit" if page == "intake_resubmit" else label,
+                "done": done,
+                "current": page == current,
+                "pk": application.pk,
+            }
+        )
+    return steps
+
+
 def intake_panel(user, application: Application, *, today: dt.date | None = None) -> dict:
     """Everything the intake panel of the case page shows, as the user may see it."""
     today = today or timezone.localdate()
@@ -354,6 +492,7 @@ def intake_panel(user, application: Application, *, today: dt.date | None = None
     else:
         law_problem = ""
     comments = list(comments_visible_to(user, application))
+    site_reviews = list(application.site_reviews.order_by("-run_at", "-pk")[:5])
     referrals = [
         {"referral": r, "status": referral_status(r, today)}
         for r in application.referrals.order_by("sent_on", "pk")
@@ -371,7 +510,10 @@ def intake_panel(user, application: Application, *, today: dt.date | None = None
         "open_requests": sum(
             1 for c in comments if c.request_to_applicant and c.resolved_on is None
         ),
-        "site_reviews": list(application.site_reviews.order_by("-run_at", "-pk")[:5]),
+        "site_reviews": site_reviews,
+        "site_review_match": site_review_match(application, site_reviews[0])
+        if site_reviews
+        else None,
         "waivers": list(application.waivers.order_by("submitted_on", "pk")),
         "determinations": latest_determinations(application),
         "actions": intake_actions(user, application),

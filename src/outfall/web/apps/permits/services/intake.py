@@ -33,9 +33,10 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from outfall.compliance import lifecycle
+from outfall.compliance import application_match, lifecycle
+from outfall.compliance.application_match import site_against_application
 from outfall.compliance.lifecycle import PermitState, TransitionNotAllowed
-from outfall.compliance.report import review_html
+from outfall.compliance.report import hydrograph_figures, review_html
 from outfall.compliance.review import review_site
 from outfall.compliance.sitefile import parse_site
 from outfall.kernel.errors import InputError
@@ -53,14 +54,16 @@ from outfall.web.apps.jobs.models import Job
 from outfall.web.apps.jobs.services import job_enqueue, job_finish
 from outfall.web.apps.jobs.work import FailNow, work
 from outfall.web.apps.kit.cells import cell_from_import
+from outfall.web.apps.kit.documents import file_pdf_later
 from outfall.web.apps.kit.locks import lock_row
 from outfall.web.apps.kit.mail import mail_on_commit, stored_attachment
 from outfall.web.apps.kit.numbers import next_number
 from outfall.web.apps.kit.pdfs import pdf_checked
 from outfall.web.apps.kit.refusals import Refused
+from outfall.web.apps.kit.snapshots import determination_snapshot
 from outfall.web.apps.permits import policy
 from outfall.web.apps.permits.documents import document_generate
-from outfall.web.apps.permits.facts import permit_clock_for
+from outfall.web.apps.permits.facts import application_project, permit_clock_for
 from outfall.web.apps.permits.models import (
     Abutter,
     Application,
@@ -80,7 +83,9 @@ from outfall.web.apps.permits.selectors.intake import (
     PACKAGE_STATES,
     REVIEW_STATES,
     UPLOAD_STATES,
+    VERDICT_WORDS,
     WAIVER_STATES,
+    checklist_missing,
     checklist_unmet,
     intake_checklist,
     om_plan_missing,
@@ -542,7 +547,12 @@ def _report(review) -> str:
 
 
 def _record_run(application, upload, review, actor) -> SiteReviewRun:
+    """Keep the run with the comparison of its site file against the application as it stands
+    (which field differs, and whether the review counts for the application, § 267-19B)."""
     result = _jsonable(review.as_dict())
+    match = site_against_application(
+        review.site, application_project(application), as_of=review.as_of, town=review.town
+    )
     return SiteReviewRun.objects.create(
         application=application,
         upload=upload,
@@ -552,14 +562,73 @@ def _record_run(application, upload, review, actor) -> SiteReviewRun:
         site_file=result.get("inputs") or {},
         result=result,
         report_html=_report(review),
+        figures_html=hydrograph_figures(review),
+        application_match=determination_snapshot(match),
     )
+
+
+def site_review_pdf_request(application: Application, run: SiteReviewRun, *, actor) -> Job:
+    """Queue the PDF of a run's review report, to attach to the case or send on (§ 267-19B):
+    made by the worker from the report as filed (`kit.documents.file_pdf_later`), once per
+    run; whoever may open the case may ask for it."""
+    policy.require(actor, "case.view", application)
+    with transaction.atomic():
+        a = lock_row(application, "town")
+        locked = SiteReviewRun.objects.select_for_update().get(pk=run.pk, application=a)
+        if locked.report_pdf:
+            raise IntakeRefused([Reason("§ 267-19B", "the PDF of this review is already filed")])
+        _audit(
+            actor,
+            a,
+            "site_review.pdf",
+            "§ 267-19B",
+            f"PDF of the site review of {run.upload.original_name if run.upload else a.number} "
+            "requested",
+            obj=locked,
+        )
+        job = file_pdf_later(
+            locked,
+            "report_pdf",
+            f"{a.number}-site-review-{locked.pk}",
+            locked.report_html,
+            label=f"PDF of the site review of {a.number}",
+            actor=actor,
+        )
+    run.refresh_from_db(fields=["report_pdf"])
+    return job
+
+
+def _run_summary(run: SiteReviewRun) -> str:
+    """The audit row's words for a run: its verdict, and what differs from the application."""
+    verdict = VERDICT_WORDS.get(run.verdict, run.verdict)
+    differences = run.application_match.get("details", {}).get("differences", [])
+    if not differences:
+        return verdict
+    fields = "; ".join(
+        f"{d['label']} {d['site_file']} (application: {d['application']})" for d in differences
+    )
+    counts = run.application_match.get("outcome") != application_match.DIFFERS
+    return f"{verdict}; the site file differs from the application — {fields}" + (
+        "" if counts else "; the review does not count for this application"
+    )
+
+
+class SiteFileRefused(InputError):
+    """A site file refused whole; `problems` names every mistake found (its path in the file,
+    the value and why), one sentence each, as the upload page lists them."""
+
+    def __init__(self, name: str, exc: InputError):
+        each = getattr(exc, "problems", None) or (exc,)
+        self.problems = [f"site file: {ValueError.__str__(p)}" for p in each]
+        why = "; ".join(self.problems) if len(self.problems) > 1 else self.problems[0]
+        super().__init__("file", name, why, exc.citation)
 
 
 def upload_add(application: Application, *, actor, kind: str, file):
     """Attach a checked file; a site file is reviewed at once and the run kept as a snapshot.
 
-    A site file with a mistake is refused whole (nothing is saved) with the one-line message
-    naming the item and field.
+    A site file with mistakes is refused whole (nothing is saved), naming every mistake with its
+    item and field (`SiteFileRefused`).
     """
     if kind not in INTAKE_UPLOAD_KINDS:
         raise InputError("kind", kind, "is not a kind of file accepted here")
@@ -571,7 +640,7 @@ def upload_add(application: Application, *, actor, kind: str, file):
         try:
             review = _run_review(application, name, data.decode("utf-8-sig"))
         except InputError as exc:
-            raise InputError("file", name, f"site file: {exc}") from None
+            raise SiteFileRefused(name, exc) from None
     with transaction.atomic():
         a = lock_row(application, "town")
         _allow(actor, "application.upload", a, UPLOAD_STATES, "Uploading")
@@ -593,7 +662,7 @@ def upload_add(application: Application, *, actor, kind: str, file):
                 a,
                 "site_review.run",
                 "§ 267-19B",
-                f"Site review of {name}: {review.verdict}",
+                f"Site review of {name}: {_run_summary(run)}",
                 obj=run,
             )
     return upload, run
@@ -637,7 +706,7 @@ def site_review_run(application: Application, *, actor, on_recorded=None):
             a,
             "site_review.run",
             "§ 267-19B",
-            f"Site review re-run on {upload.original_name}: {review.verdict}",
+            f"Site review re-run on {upload.original_name}: {_run_summary(run)}",
             obj=run,
         )
         if on_recorded is not None:
@@ -662,10 +731,6 @@ def site_review_request(application: Application, *, actor) -> Job:
     )
 
 
-VERDICT_WORDS = {"pass": "pass", "fail": "fail", "not_applicable": "not applicable"}
-"""A run's verdict in words (as `permits/intake/_verdict.html` shows it)."""
-
-
 @work
 def site_review_job(job: Job, *, application_pk: int, actor_pk: int) -> None:
     """The worker's run of a queued site review; a refusal or a mistake in the site file fails
@@ -679,13 +744,16 @@ def site_review_job(job: Job, *, application_pk: int, actor_pk: int) -> None:
         job_finish(
             job,
             result_url=reverse("permits:intake_site_review", args=[application.pk, run.pk]),
-            result_label=f"See the review: {VERDICT_WORDS.get(run.verdict, 'needs information')}",
+            result_label=f"See the review: {VERDICT_WORDS.get(run.verdict, run.verdict)}",
         )
 
     try:
         site_review_run(application, actor=actor, on_recorded=finish)
     except InputError as exc:
-        raise FailNow(f"the site file has a mistake: {exc}") from None
+        each = getattr(exc, "problems", None) or (exc,)
+        mistakes = "; ".join(ValueError.__str__(p) for p in each)
+        count = "a mistake" if len(each) == 1 else f"{len(each)} mistakes"
+        raise FailNow(f"the site file has {count}: {mistakes}") from None
     except (TransitionNotAllowed, Refused) as exc:
         raise FailNow("; ".join(f"{r.text} ({r.citation})" for r in exc.reasons)) from None
 
@@ -793,11 +861,43 @@ def abutters_import(
 # ---------------------------------------------------------------- the lifecycle steps
 
 
-def application_submit(application: Application, *, actor, today: dt.date | None = None):
-    """File the application with the Board; the filing date becomes the law date."""
+def _missing_confirmed(a: Application, missing_confirmed: bool, today: dt.date) -> str:
+    """What the package still lacks, in words for the audit row; refused unless the applicant
+    confirmed submitting without it. Submitting an incomplete package is lawful: the Board's
+    staff then find it incomplete and say what is missing (§ 267-18A, § 267-18B)."""
+    missing = checklist_missing(intake_checklist(a, today=today))
+    if not missing:
+        return ""
+    if not missing_confirmed:
+        raise IntakeRefused(
+            [
+                Reason(
+                    "§ 267-18A",
+                    f"the application lacks {len(missing)} item(s) of the completeness "
+                    "checklist; confirm that you submit it without them (the Board's staff "
+                    "will then find it incomplete)",
+                ),
+                *(Reason("§ 267-18A", f"missing: {m}") for m in missing),
+            ]
+        )
+    return f"; submitted with {len(missing)} item(s) missing, as the applicant confirmed: " + (
+        "; ".join(missing)
+    )
+
+
+def application_submit(
+    application: Application,
+    *,
+    actor,
+    missing_confirmed: bool = False,
+    today: dt.date | None = None,
+):
+    """File the application with the Board; the filing date becomes the law date. A package
+    with items missing is filed only when the applicant confirmed it (`missing_confirmed`)."""
     today = _today(today)
     with transaction.atomic():
         a = _locked_for_step(application, actor, "application.submit", "submit")
+        missing = _missing_confirmed(a, missing_confirmed, today)
         a.submitted_on = a.law_date = today
         a.save(update_fields=["submitted_on", "law_date", "updated_at"])
         _determine_applicability(a)
@@ -805,7 +905,7 @@ def application_submit(application: Application, *, actor, today: dt.date | None
             a,
             "submit",
             actor=actor,
-            summary=f"Application filed with the Board on {today.isoformat()} (law date)",
+            summary=f"Application filed with the Board on {today.isoformat()} (law date)" + missing,
         )
         mail_on_commit(
             f"{a.number}: application received",
@@ -819,15 +919,26 @@ def application_submit(application: Application, *, actor, today: dt.date | None
     return application
 
 
-def application_resubmit(application: Application, *, actor, today: dt.date | None = None):
-    """Send an incomplete application back for another completeness review."""
+def application_resubmit(
+    application: Application,
+    *,
+    actor,
+    missing_confirmed: bool = False,
+    today: dt.date | None = None,
+):
+    """Send an incomplete application back for another completeness review (with items still
+    missing only when the applicant confirmed it)."""
     today = _today(today)
     with transaction.atomic():
         a = _locked_for_step(application, actor, "application.submit", "resubmit")
+        missing = _missing_confirmed(a, missing_confirmed, today)
         a.submitted_on = today
         a.save(update_fields=["submitted_on", "updated_at"])
         application_transition(
-            a, "resubmit", actor=actor, summary=f"Application resubmitted on {today.isoformat()}"
+            a,
+            "resubmit",
+            actor=actor,
+            summary=f"Application resubmitted on {today.isoformat()}" + missing,
         )
     application.refresh_from_db()
     return application

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 from outfall.kernel.errors import InputError
 from outfall.law import s267_18_procedure, s267_19_plan_contents
 from outfall.law.determination import Reason
+from outfall.web.apps.core.files import stored_file_response
 from outfall.web.apps.jobs.selectors import job_get_visible
 from outfall.web.apps.kit.forms import add_input_error
 from outfall.web.apps.kit.refusals import REFUSALS
@@ -122,9 +123,79 @@ def intake_site_reviews(request, pk: int):
     )
 
 
-intake_site_review = case_view(
-    "permits/intake/site_review.html", lambda user, a, run: {"run": sel.site_review_get(a, run)}
-)
+@login_required
+def intake_site_review(request, pk: int, run: int):
+    """One run: the key figures and plots, how its site file compares with the application,
+    and its review as a PDF to attach (queued for the worker on a POST, `?job=` its progress)."""
+    application = _case(request, pk, "case.view")
+    found = sel.site_review_get(application, run)
+    refusal = []
+    if request.method == "POST":
+        try:
+            job = svc.site_review_pdf_request(application, found, actor=request.user)
+        except REFUSALS as exc:
+            refusal = list(exc.reasons)
+        else:
+            if found.report_pdf:
+                messages.success(request, "The PDF of the review is filed.")
+                return redirect("permits:intake_site_review", pk=pk, run=run)
+            messages.success(request, "The PDF is being made; its progress shows below.")
+            url = reverse("permits:intake_site_review", args=[pk, run])
+            return redirect(f"{url}?job={job.pk}")
+    job_pk = request.GET.get("job", "")
+    job = job_get_visible(request.user, int(job_pk)) if job_pk.isdigit() else None
+    actions = sel.intake_actions(request.user, application)
+    return render(
+        request,
+        "permits/intake/site_review.html",
+        {
+            "application": application,
+            "run": found,
+            "figures": sel.site_review_figures(found),
+            "match": sel.site_review_match(application, found),
+            "can_edit": actions["edit"] or actions["upload"],
+            "refusal": refusal,
+            "job": job if job is not None and job.record_id == str(found.pk) else None,
+        },
+        status=409 if refusal else 200,
+    )
+
+
+@login_required
+def intake_site_review_pdf(request, pk: int, run: int):
+    """The filed PDF of a run's review, for whoever may open the case (404 until it is made)."""
+    application = _case(request, pk, "case.view")
+    found = sel.site_review_get(application, run)
+    if not found.report_pdf:
+        raise Http404("The PDF of this review has not been made yet")
+    return stored_file_response(
+        found.report_pdf,
+        filename=f"{application.number}-site-review-{found.pk}.pdf",
+        content_type="application/pdf",
+    )
+
+
+def _uploaded(application, result) -> str:
+    """The upload's message; a site file whose facts differ from the application says so."""
+    _upload, run = result
+    if run is None:
+        return "File uploaded."
+    match = sel.site_review_match(application, run)
+    if match["outcome"] == "differs":
+        return (
+            "Site file uploaded and reviewed, but it describes a different project from the "
+            "application: "
+            + "; ".join(r["text"] for r in match["reasons"][1:])
+            + ". The review does not count for this application until one of them is corrected "
+            "(§ 267-19B)."
+        )
+    if match["outcome"] == "name_differs":
+        return (
+            "Site file uploaded and reviewed. Its name differs from the application's ("
+            + "; ".join(r["text"] for r in match["reasons"][1:])
+            + "); check that it is this project's file (§ 267-18A)."
+        )
+    return "Site file uploaded and reviewed; its facts are the application's."
 
 
 @login_required
@@ -179,7 +250,7 @@ def _plan_items(application) -> dict:
 
 
 def _decision(name: str, route: str, title: str, action: str, call, done: str, form=f.ConfirmForm):
-    """Submitting or withdrawing the application: the page shows the checklist."""
+    """Withdrawing the application: the page shows the checklist."""
     return Step(
         name,
         route,
@@ -190,6 +261,33 @@ def _decision(name: str, route: str, title: str, action: str, call, done: str, f
         action=action,
         template="permits/intake/step.html",
         context=lambda user, a, item: {"checklist": sel.intake_checklist(a), "action": action},
+    )
+
+
+def _submission(name: str, route: str, title: str, call, done: str):
+    """Submitting or resubmitting: the page shows the checklist and, when items are missing,
+    lists them by number and label and asks the applicant to confirm (§ 267-18A)."""
+
+    def page(user, a, item) -> dict:
+        checklist = sel.intake_checklist(a)
+        return {
+            "checklist": checklist,
+            "missing": sel.checklist_missing(checklist),
+            "action": "application.submit",
+        }
+
+    return Step(
+        name,
+        route,
+        f.SubmitForm,
+        call,
+        done,
+        title=title,
+        action="application.submit",
+        template="permits/intake/step.html",
+        form_kwargs=lambda a: {"missing": sel.checklist_missing(sel.intake_checklist(a))},
+        keywords=lambda a, d, form: {"missing_confirmed": bool(d.get("confirm_missing"))},
+        context=page,
     )
 
 
@@ -301,26 +399,24 @@ PAGES = (
         "uploads/",
         f.UploadForm,
         svc.upload_add,
-        "File uploaded.",
+        _uploaded,
         title="Upload a file",
         action="application.upload",
         section="§ 267-18A",
         form_kwargs=lambda a: {"kinds": svc.INTAKE_UPLOAD_KINDS},
         context=lambda user, a, item: {"multipart": True},
     ),
-    _decision(
+    _submission(
         "intake_submit",
         "submit/",
         "Submit the application",
-        "application.submit",
         svc.application_submit,
         "Application submitted to the Planning Board.",
     ),
-    _decision(
+    _submission(
         "intake_resubmit",
         "resubmit/",
         "Resubmit the application",
-        "application.submit",
         svc.application_resubmit,
         "Application resubmitted.",
     ),
@@ -434,6 +530,11 @@ urlpatterns = [
     path(P, intake_overview, name="intake"),
     path(P + "site-reviews/", intake_site_reviews, name="intake_site_reviews"),
     path(P + "site-reviews/<int:run>/", intake_site_review, name="intake_site_review"),
+    path(
+        P + "site-reviews/<int:run>/review.pdf",
+        intake_site_review_pdf,
+        name="intake_site_review_pdf",
+    ),
     path(
         P + "site-reviews/<int:run>/report/",
         intake_site_review_report,
