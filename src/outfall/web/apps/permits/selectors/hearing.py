@@ -27,6 +27,7 @@ from outfall.web.apps.permits.selectors.visibility import (
 )
 
 HEARING_DOCUMENT_KINDS = ("hearing_notice", "abutter_letter", "decision")
+FAILURE_TO_ACT_LABEL = "Approved by the Board's failure to act (§ 267-18G)"
 DECIDED_STATES = (
     PermitState.APPROVED,
     PermitState.APPROVED_WITH_CONDITIONS,
@@ -341,7 +342,8 @@ def _hearing_dates(applications, today: dt.date) -> list[dt.date]:
 
 
 def public_decisions(town) -> list[dict]:
-    """Decisions filed with the Town Clerk, and permits, each with its public PDF."""
+    """Decisions filed with the Town Clerk (§ 267-18F) and approvals by the Board's failure to
+    act the Town Clerk has certified (§ 267-18G), newest first, each with its public PDF."""
     rows = []
     decided = application_list_public(town).filter(decision__isnull=False)
     for application in decided.select_related("decision").order_by("-decision__voted_on"):
@@ -349,12 +351,26 @@ def public_decisions(town) -> list[dict]:
         if decision.filed_with_town_clerk_on is None:
             continue
         rows.append(_public_decision_row(application, decision))
-    constructive = application_list_public(town).filter(constructive_approval__isnull=False)
-    for application in constructive.filter(permit__isnull=False).exclude(
-        pk__in=[r["application"].pk for r in rows]
-    ):
-        rows.append(_public_decision_row(application, None))
-    return rows
+    shown = {r["application"].pk for r in rows}
+    for application in public_constructive_approvals(town):
+        if application.pk not in shown:
+            rows.append(_public_decision_row(application, None))
+    return sorted(rows, key=_public_decision_day, reverse=True)
+
+
+def public_constructive_approvals(town):
+    """Public cases the Town Clerk has certified approved by the Board's failure to act
+    (§ 267-18G), whether or not the permit has issued yet; every town when `town` is None."""
+    return (
+        application_list_public(town)
+        .filter(constructive_approval__isnull=False)
+        .select_related("constructive_approval", "town")
+        .order_by("-constructive_approval__certified_on", "number")
+    )
+
+
+def _public_decision_day(row: dict) -> dt.date:
+    return row["decision"].voted_on if row["decision"] else row["constructive"].certified_on
 
 
 def _public_decision_row(application: Application, decision: Decision | None) -> dict:
