@@ -70,9 +70,7 @@ def test_the_public_api_lists_it_as_approved_by_failure_to_act_with_the_certific
     assert row["certified_on"] == "2026-04-15" and row["voted_on"] is None
 
 
-def test_once_certified_the_board_must_issue_the_permit_within_the_town_s_period(
-    people, certified
-):
+def test_once_certified_the_board_must_issue_the_permit_within_the_town_s_period(people, certified):
     (issue,) = _issue_clocks(people["clerk"], certified)
     assert issue.due == ISSUE_BY and issue.citation == "§ 267-18G"
     assert "failure to act" in issue.label

@@ -250,9 +250,7 @@ def clock_list_for_application(application, *, today: dt.date | None = None) -> 
 
 def with_clock_records(applications):
     """The cases with every record their clocks read, fetched once."""
-    return applications.select_related(
-        "town", "hearing", "constructive_approval"
-    ).prefetch_related(
+    return applications.select_related("town", "hearing", "constructive_approval").prefetch_related(
         "extensions",
         "as_builts",
         Prefetch("referrals", queryset=Referral.objects.order_by("response_due")),

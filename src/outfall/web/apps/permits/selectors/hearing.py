@@ -1,5 +1,6 @@
 """Reads for the hearing and the decision (§ 267-18E–G, § 267-23C): the Board's clock as the law
-lays it out, the case's hearing panel, the Board's agenda and packet, and the public record.
+lays it out, the case's hearing panel, the Board's agenda and the public record (the packet:
+`selectors.packet`).
 """
 
 from __future__ import annotations
@@ -238,22 +239,6 @@ def _hearings_on(applications, day: dt.date) -> list[dict]:
                 )
     rows.sort(key=lambda r: (r["at"], r["application"].number))
     return rows
-
-
-def board_packet(application: Application) -> dict:
-    """What a Board member reads before the hearing: summary, site reviews, referrals, comments,
-    waivers requested (§ 267-18C, § 267-19, § 267-23B). Internal: staff only."""
-    return {
-        "application": application,
-        "site_reviews": list(
-            application.site_reviews.select_related("upload").order_by("-run_at", "-id")
-        ),
-        "referrals": list(application.referrals.order_by("board")),
-        "comments": list(application.comments.select_related("author").order_by("created_at")),
-        "waivers": list(application.waivers.order_by("submitted_on", "id")),
-        "clock": hearing_clock(application),
-        "hearing": related_or_none(application, "hearing"),
-    }
 
 
 def abutter_mailing_rows(application: Application) -> list[dict]:
