@@ -104,7 +104,6 @@ def _enforcement_link_problem(case: EnforcementCase, name: str) -> str | None:
         return None
     transition = ENFORCEMENT_STEPS[name]
     state = case.state
-    work = getattr(case, "abatement", None) if hasattr(case, "abatement") else None
     notice = CostNotice.objects.filter(case=case).first()
     if name in ("cost_add", "abatement_complete"):
         if state != "town_abatement" or notice is not None:
@@ -117,7 +116,6 @@ def _enforcement_link_problem(case: EnforcementCase, name: str) -> str | None:
         return None if state in COSTS_DUE or fined else f"nothing is due while '{state}'"
     if transition is None:
         return None
-    del work
     facts = enforcement_facts(case)
     if transition == "escalate":
         reasons = enforcement_machine.ENFORCEMENT_MACHINE.blockers(

@@ -203,7 +203,11 @@ def hearing_offers(user, application: Application, *, state_steps: dict) -> list
             PERMIT_MACHINE, transition, application.state, given, url=url, label=label or ""
         )
         if found is not None:
-            out.append(replace(found, key=key, label=label or found.label))
+            out.append(
+                replace(
+                    found, key=key, label=label or found.label, section=section or found.section
+                )
+            )
     return out
 
 
