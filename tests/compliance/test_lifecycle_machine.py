@@ -222,3 +222,17 @@ def test_a_machine_refuses_a_table_that_names_a_state_it_does_not_have():
             labels=permit.labels,
             steps=(stray,),
         )
+
+
+@pytest.mark.parametrize("machine", MACHINES, ids=lambda m: m.name)
+def test_a_step_is_offered_only_from_its_sources_and_then_with_its_guard_s_reasons(machine):
+    """`open_now` is what a page offers: nothing from a state the step does not leave; from one
+    it leaves, exactly the reasons `blockers` gives (none: open now)."""
+    for facts in FACTS[machine.name]:
+        for step in machine.steps:
+            for state in machine.states:
+                found = machine.open_now(step.name, state, facts)
+                if state not in step.sources:
+                    assert found is None
+                else:
+                    assert found == machine.blockers(step.name, state, facts)

@@ -126,6 +126,14 @@ class Machine:
             return [Reason(section, f"'{step.label}' is possible only from: {allowed}")]
         return step.reasons(facts)
 
+    def open_now(self, name: str, state: str, facts: Any) -> list[Reason] | None:
+        """Whether step `name` is offered from `state`: None when the state does not lead to it
+        (a page does not show it), else the guard's reasons against it now (empty: open)."""
+        step = self.by_name.get(name)
+        if step is None or state not in step.sources:
+            return None
+        return step.reasons(facts)
+
     def attempt(self, name: str, state: str, facts: Any) -> Step:
         """The step if allowed now; otherwise TransitionNotAllowed with every reason."""
         reasons = self.blockers(name, state, facts)

@@ -27,6 +27,10 @@ from outfall.web.apps.permits import policy
 from outfall.web.apps.permits.facts import permit_facts
 from outfall.web.apps.permits.models import Decision, Hearing, Inspection, Surety
 from outfall.web.apps.permits.selectors import application_get, application_list_public
+from outfall.web.apps.permits.selectors.hearing import (
+    FAILURE_TO_ACT_LABEL,
+    public_constructive_approvals,
+)
 from outfall.web.apps.permits.selectors.search import ApplicationSearch, application_search
 from outfall.web.apps.permits.services.transitions import application_transition
 
@@ -367,18 +371,35 @@ def list_public_hearings(request, filters: Query[s.PublicFilter]):
     tags=[PUBLIC],
 )
 def list_public_decisions(request, filters: Query[s.PublicFilter]):
-    """The Board's decisions (§ 267-18F), newest first. No login."""
-    rows = _public_rows(request, filters.town, Decision).order_by("-voted_on")
-    return [
+    """The Board's decisions (§ 267-18F) and the approvals by its failure to act the Town Clerk
+    has certified (§ 267-18G), newest first. No login."""
+    decided = [
         {
             **_public_case(d.application),
             "kind": d.kind,
             "kind_label": d.get_kind_display(),
             "voted_on": d.voted_on,
             "filed_with_town_clerk_on": d.filed_with_town_clerk_on,
+            "certified_on": None,
         }
-        for d in rows
+        for d in _public_rows(request, filters.town, Decision)
     ]
+    shown = {(r["town"], r["number"]) for r in decided}
+    by_inaction = [
+        {
+            **_public_case(a),
+            "kind": s.FAILURE_TO_ACT,
+            "kind_label": FAILURE_TO_ACT_LABEL,
+            "voted_on": None,
+            "filed_with_town_clerk_on": None,
+            "certified_on": a.constructive_approval.certified_on,
+        }
+        for a in public_constructive_approvals(town_named(filters.town))
+        if (a.town.slug, a.number) not in shown
+    ]
+    return sorted(
+        decided + by_inaction, key=lambda r: r["voted_on"] or r["certified_on"], reverse=True
+    )
 
 
 # ------------------------------------------------------------------ Article I routers

@@ -691,7 +691,10 @@ def get_discharge_permit(request, permit_id: int, filters: Query[DayIn]):
             "unmet_conditions": det.details.get("unmet_conditions", []),
             "unknown_conditions": det.details.get("unknown_conditions", []),
         },
-        "steps": [{**s, "blockers": []} for s in permit_sel.discharge_permit_steps(permit)],
+        "steps": [
+            {**s, "blockers": reasons_out(s["blockers"])}
+            for s in permit_sel.discharge_permit_steps(permit)
+        ],
         "document_url": (
             reverse("idde:discharge_permit_document", args=[permit.pk]) if permit.document else None
         ),

@@ -16,6 +16,8 @@ from outfall.web.apps.kit.clocks import ClockState
 from outfall.web.apps.permits.models import Decision, Inspection, Surety, SuretyRelease
 
 DecisionKind = one_of(field_values(Decision, "kind"))
+FAILURE_TO_ACT = PermitState.CONSTRUCTIVELY_APPROVED.value
+PublicDecisionKind = one_of([*field_values(Decision, "kind"), FAILURE_TO_ACT])
 StepName = one_of(TRANSITIONS_BY_NAME)
 ClockKind = one_of(clock_kinds())
 ClockSource = one_of(source.SOURCE for source in CLOCK_SOURCES)
@@ -160,10 +162,19 @@ class PublicDecisionOut(Schema):
     number: str
     title: str
     site_address: str
-    kind: DecisionKind
+    kind: PublicDecisionKind = Field(
+        ...,
+        description="the Board's decision (§ 267-18F), or constructively_approved: approved by "
+        "the Board's failure to act, certified by the Town Clerk (§ 267-18G)",
+    )
     kind_label: str
-    voted_on: dt.date
+    voted_on: dt.date | None = Field(None, description="the Board's vote; none on a failure to act")
     filed_with_town_clerk_on: dt.date | None
+    certified_on: dt.date | None = Field(
+        None,
+        description="the Town Clerk's certification that the time for final action passed "
+        "without action (§ 267-18G); only on an approval by failure to act",
+    )
 
 
 class TokenIn(Schema):

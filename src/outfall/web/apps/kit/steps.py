@@ -31,6 +31,54 @@ from outfall.web.apps.kit.refusals import REFUSALS
 from outfall.web.apps.kit.selectors import row_or_404
 from outfall.web.apps.kit.versions import FIELD, EditedSince
 
+
+@dataclass(frozen=True)
+class Offer:
+    """A step a page offers, the one way every page lists next steps: a step the record's state
+    does not lead to is not offered at all; one it leads to is a link (`url`) when nothing stands
+    against it now, and otherwise is shown without a link as "Not yet:" with every reason and its
+    section (`kit/_offer.html`)."""
+
+    key: str
+    label: str
+    section: str
+    url: str | None = None
+    reasons: tuple[Reason, ...] = ()
+
+    @property
+    def open(self) -> bool:
+        return not self.reasons
+
+
+def offer(
+    machine,
+    name: str,
+    state: str,
+    facts: Any,
+    *,
+    url: str,
+    label: str = "",
+    given: Callable[[Any], Any] | None = None,
+) -> Offer | None:
+    """The offer of lifecycle step `name` of `machine` from `state` (None: the state does not
+    lead to it), its guard asked with the recorded `facts`; `given(facts)` adds what the step's
+    own form supplies (a hearing date to schedule, the waivers voted at the close), so a guard
+    on the form's own input does not hold back the page that asks for it."""
+    reasons = machine.open_now(name, state, given(facts) if given else facts)
+    if reasons is None:
+        return None
+    step = machine.step(name)
+    section = step.section_for(machine.variant(facts))
+    return Offer(name, label or step.label, section, None if reasons else url, tuple(reasons))
+
+
+def offer_if(key: str, label: str, section: str, url: str, reasons=()) -> Offer:
+    """The offer of a step the lifecycle does not declare (a cost, a consent), its window and
+    reasons decided by the caller."""
+    reasons = tuple(reasons)
+    return Offer(key, label, section, None if reasons else url, reasons)
+
+
 # What `perform` does: the one service call, returning the success message and the next URL.
 Perform = Callable[[dict], tuple[str, str]]
 

@@ -4,7 +4,9 @@ The § 267-18 dates come from the case's facts in one call (`facts.permit_clock_
 hearing must open within the time of § 267-18E once the application is complete; the last day
 notice can still be given for a hearing on that latest lawful day; notice before a scheduled
 hearing; final action after the close; approval by the Board's failure to act (§ 267-18G); the
-as-built drawings after completion (§ 267-18I). Dates the record fixes are clocks too: referral
+as-built drawings after completion (§ 267-18I); and, once the Town Clerk has certified approval
+by failure to act, the day by which the Board issues the permit (§ 267-18G, the town's period),
+which ends when the permit is issued. Dates the record fixes are clocks too: referral
 responses (§ 267-18C), deficiency corrections (§ 267-22) and the O&M tasks that keep running
 after the file is closed (§ 267-20).
 
@@ -43,6 +45,7 @@ SOURCE = "permits"
 APPROVAL_BY_INACTION = "§ 267-18G"
 CONSTRUCTIVE_APPROVAL = "constructive_approval_on"
 CONSTRUCTIVE_APPROVAL_WARNING_DAYS = 14
+PERMIT_ISSUE = "permit_issue_by"
 
 CLOCK_KINDS = {
     "hearing_open_by": "Public hearing must open",
@@ -50,6 +53,7 @@ CLOCK_KINDS = {
     "notice_by": "Hearing notice must be given",
     "decision_by": "Final action due",
     CONSTRUCTIVE_APPROVAL: "Approved by the Board's failure to act",
+    PERMIT_ISSUE: "Permit to issue: approved by the Board's failure to act",
     "as_built_due": "As-built record drawings due",
     "referral_response_due": "Referral response due",
     "deficiency_correct_by": "Deficiency to be corrected",
@@ -152,6 +156,15 @@ def _as_built_clocks(application, clock: PermitClock, today: dt.date) -> list[Ca
     return [_from_law(application, found, today)] if found else []
 
 
+def _issue_clocks(application, clock: PermitClock, today: dt.date) -> list[CaseClock]:
+    """The permit the Board must issue once approval by its failure to act is certified
+    (§ 267-18G): running while the case stands approved so and no permit is issued."""
+    if application.state != PermitState.CONSTRUCTIVELY_APPROVED.value:
+        return []
+    found = clock.deadline(PERMIT_ISSUE)
+    return [_from_law(application, found, today)] if found else []
+
+
 def _record_clocks(application, today: dt.date) -> list[CaseClock]:
     """Clocks on dates the record itself fixes, shown as recorded (nothing moves them off a
     weekend or holiday): while the file is open, the responses due from the boards a copy went to
@@ -219,7 +232,7 @@ def _law_clocks(application, today: dt.date) -> list[CaseClock]:
         return []  # listed with its error by approval_risk_list_visible_to
     if clock.schedule is None and clock.running is None:
         return []
-    out = _as_built_clocks(application, clock, today)
+    out = _as_built_clocks(application, clock, today) + _issue_clocks(application, clock, today)
     if clock.schedule is not None:
         out += _procedure_clocks(application, clock, today)
     return out
@@ -237,7 +250,7 @@ def clock_list_for_application(application, *, today: dt.date | None = None) -> 
 
 def with_clock_records(applications):
     """The cases with every record their clocks read, fetched once."""
-    return applications.select_related("town", "hearing").prefetch_related(
+    return applications.select_related("town", "hearing", "constructive_approval").prefetch_related(
         "extensions",
         "as_builts",
         Prefetch("referrals", queryset=Referral.objects.order_by("response_due")),

@@ -16,11 +16,12 @@ from outfall.web.apps.permits.models import Application
 
 
 def permit_clock_facts(application: Application) -> PermitClockFacts:
-    """The facts of the case's § 267-18 clock (reads the hearing and extensions, prefetched or
-    not)."""
+    """The facts of the case's § 267-18 clock (reads the hearing, the extensions and the Town
+    Clerk's certification of approval by failure to act, § 267-18G, prefetched or not)."""
     a = application
     hearing = getattr(a, "hearing", None) if _has(a, "hearing") else None
     extensions = [e.extended_to for e in a.extensions.all()]
+    approval = a.constructive_approval if _has(a, "constructive_approval") else None
     return PermitClockFacts(
         town=a.town.slug,
         law_date=a.law_date,
@@ -30,6 +31,7 @@ def permit_clock_facts(application: Application) -> PermitClockFacts:
         hearing_closed_on=hearing.closed_on if hearing else None,
         extended_to=max(extensions) if extensions else None,
         project_completed_on=a.construction_completed_on,
+        clerk_certified_on=approval.certified_on if approval else None,
     )
 
 

@@ -547,3 +547,22 @@ class GeneratedDocument(models.Model):
     generated_at = models.DateTimeField(auto_now_add=True)
     generated_by = models.ForeignKey(USER, on_delete=models.PROTECT)
     public = models.BooleanField(default=False)
+
+
+class BoardPacket(models.Model):
+    """The Board packet as one PDF to read offline (§ 267-18E): a contents page, then the
+    generated documents and the uploaded PDFs merged by the worker; `contents` keeps what went in
+    and what did not, and why."""
+
+    application = models.ForeignKey(Application, on_delete=models.CASCADE, related_name="packets")
+    file = models.FileField(upload_to=PrivateName("packets"), blank=True)
+    requested_at = models.DateTimeField(auto_now_add=True)
+    requested_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    contents = models.JSONField(default=list, blank=True)
+    pages = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name = "Board packet"
+
+    def __str__(self) -> str:
+        return f"{self.application.number} packet of {self.requested_at:%Y-%m-%d}"

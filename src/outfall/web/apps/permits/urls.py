@@ -8,6 +8,7 @@ from outfall.web.apps.permits.views import (
     hearing,
     intake,
     om,
+    packet,
     public,
     templates_admin,
 )
@@ -17,6 +18,7 @@ app_name = "permits"
 STAGE_VIEW_MODULES = (
     cases,
     intake,
+    packet,  # before hearing: its <step> route would take packet/
     hearing,
     construction,
     files,

@@ -8,6 +8,8 @@ import datetime as dt
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from django.urls import reverse
+
 from outfall.compliance.lifecycle import enforcement as lifecycle
 from outfall.kernel.errors import InputError
 from outfall.law import s267_10_enforcement
@@ -30,6 +32,7 @@ from outfall.web.apps.enforcement.selectors.ledger import (
     cost_notice_of,
     fine_balance,
 )
+from outfall.web.apps.kit.steps import Offer, offer, offer_if
 from outfall.web.apps.regulations.selectors import town_parameters
 
 
@@ -40,15 +43,6 @@ class LedgerLine:
     offence: object
     preview: object | None
     refusal: str | None
-
-
-@dataclass(frozen=True)
-class StepLink:
-    name: str
-    label: str
-    url_name: str
-    citation: str
-    blockers: tuple = ()
 
 
 @dataclass
@@ -73,10 +67,12 @@ class CaseRecord:
     fines_not_set: str | None = None
     documents: list = field(default_factory=list)
     history: list = field(default_factory=list)
-    steps: list[StepLink] = field(default_factory=list)
+    steps: list[Offer] = field(default_factory=list)
 
 
-# Case-level steps: (lifecycle transition or None, url name, policy action, label).
+# Case-level steps: (lifecycle transition or None, url name, policy action, label). A step the
+# lifecycle declares is offered from the states it leaves (kit.steps.offer); the others from the
+# window `_window` gives them, so no cost step shows before the Town's own work has begun.
 CASE_STEPS = (
     ("issue_order", "order_new", "order.issue", "Issue a notice of violation or an order"),
     ("escalate", "escalate", "order.escalate", "Escalate a missed deadline"),
@@ -93,28 +89,54 @@ CASE_STEPS = (
     (None, "offence_new", "offence.record", "Record days of violation"),
     ("close", "close", "case.close", "Close the file"),
 )
+S = lifecycle.EnforcementState
+COST_DUE = {S.COSTS_NOTICED, S.PROTESTED, S.DECIDED, S.LIEN}
 
 
-def _steps(user, case, facts) -> list[StepLink]:
+def _window(url_name: str, case, work, notice) -> bool:
+    """Whether a step the lifecycle does not declare belongs to the case's stage now: the
+    Town's costs only while its own work is under way and not yet noticed (§ 267-10C(3),
+    § 267-25B), the notice's receipt once it is sent, a payment once costs or a fine are due."""
+    state = case.state
+    if url_name in ("cost_add", "abatement_complete"):
+        done = url_name == "abatement_complete" and work is not None and work.completed_on
+        return state == S.TOWN_ABATEMENT and work is not None and notice is None and not done
+    if url_name == "notice_received":
+        return notice is not None and notice.received_on is None
+    if url_name == "payment_new":
+        fined = case.offences.filter(disposition="noncriminal").exclude(fine=None).exists()
+        return state in COST_DUE or fined
+    return True
+
+
+def _steps(user, case, facts, *, work=None, notice=None) -> list[Offer]:
+    """The steps `user` may take on the case, as offers: open now, or "not yet" with the
+    reasons, and none the case's stage does not lead to."""
     out = []
     for transition, url_name, action, label in CASE_STEPS:
         if case.state == "closed" or not policy.can(user, action, case):
             continue
-        blockers: tuple = ()
-        if transition == "issue_order":
-            if case.state not in {s.value for s in lifecycle.ORDER_SOURCES}:
-                continue
-        elif transition == "escalate":
+        url = reverse(f"enforcement:{url_name}", args=[case.pk])
+        citation = policy.ACTIONS[action].citation(case.article)
+        if transition is None:
+            if _window(url_name, case, work, notice):
+                out.append(offer_if(url_name, label, citation, url))
+            continue
+        if transition == "escalate":
+            # The page records the missed deadline and escalates in one step (§ 267-10C(2)).
             if case.state not in ("notice_of_violation", "order_issued", "deadline_missed"):
                 continue
-            blockers = tuple(lifecycle.blockers("miss_deadline", "order_issued", facts))
-        elif transition is not None:
-            t = lifecycle.transition(transition)
-            if case.state not in t.sources:
-                continue
-            blockers = tuple(lifecycle.blockers(transition, case.state, facts))
-        citation = policy.ACTIONS[action].citation(case.article)
-        out.append(StepLink(url_name, label, f"enforcement:{url_name}", citation, blockers))
+            reasons = lifecycle.blockers("miss_deadline", "order_issued", facts)
+            out.append(offer_if(url_name, label, citation, url, reasons))
+            continue
+        if transition == "issue_order":
+            # The order's own form gives the facts its guard reads (kind, deadline, addressees).
+            if case.state in {st.value for st in lifecycle.ORDER_SOURCES}:
+                out.append(offer_if(url_name, label, citation, url))
+            continue
+        found = offer(lifecycle.ENFORCEMENT_MACHINE, transition, case.state, facts, url=url)
+        if found is not None:
+            out.append(offer_if(url_name, label, citation, url, found.reasons))
     return out
 
 
@@ -204,5 +226,7 @@ def case_record(user, case: EnforcementCase, *, today: dt.date) -> CaseRecord:
     record.fines_not_set = fines_schedule_statement(case, on=today)
     record.documents = list(case.documents.order_by("-generated_at", "-pk"))
     record.history = list(audit_list_for_case(case))
-    record.steps = _steps(user, case, enforcement_facts(case, today=today))
+    record.steps = _steps(
+        user, case, enforcement_facts(case, today=today), work=work, notice=notice
+    )
     return record

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.urls import reverse
+
 from outfall.compliance.lifecycle import discharge_permit as machine
 from outfall.law.determination import Determination
 from outfall.law.s267_07_discharges import classify_discharge, list_discharge_kinds
 from outfall.web.apps.idde.models import DischargePermit
 from outfall.web.apps.idde.selectors.visible import dpw_rows
 from outfall.web.apps.kit.selectors import row_or_404
+from outfall.web.apps.kit.steps import Offer, offer_if
 
 FINDINGS = ("uncontaminated", "not_a_significant_pollutant_source")
 
@@ -71,9 +74,50 @@ def discharge_permit_evaluation(permit: DischargePermit, on: dt.date) -> Determi
     )
 
 
+def discharge_permit_facts(permit: DischargePermit, **dates) -> machine.DischargePermitFacts:
+    """The lifecycle's facts of the permit as recorded; `dates` put a step's own dates in."""
+    values = {
+        "town": permit.town.slug,
+        "applied_on": permit.applied_on,
+        "intake_inside_structure": permit.intake_inside_structure,
+        "issued_on": permit.issued_on,
+        "inspected_on": permit.inspected_on,
+        "refused_on": permit.refused_on,
+    }
+    values.update(dates)
+    return machine.DischargePermitFacts(**values)
+
+
 def discharge_permit_steps(permit: DischargePermit) -> list[dict]:
-    """The lifecycle steps open from the permit's state, each with its section and label."""
+    """The lifecycle steps leaving the permit's state, each with its section, its label and
+    what the law says against it now on the recorded facts (`blockers`, empty when open)."""
+    facts = discharge_permit_facts(permit)
     return [
-        {"name": t.name, "label": t.label, "citation": t.section}
+        {
+            "name": t.name,
+            "label": t.label,
+            "citation": t.section,
+            "blockers": tuple(
+                machine.DISCHARGE_PERMIT_MACHINE.open_now(t.name, permit.state, facts)
+            ),
+        }
         for t in machine.available(permit.state)
     ]
+
+
+STEP_PAGES = {
+    "issue": ("idde:discharge_permit_issue", ""),
+    "refuse": ("idde:discharge_permit_refuse", ""),
+    "inspect": ("idde:discharge_permit_inspect", "Record an inspection"),
+}
+
+
+def discharge_permit_offers(permit: DischargePermit) -> list[Offer]:
+    """The permit's next steps as the page offers them (kit.steps.Offer): open, or "not yet"
+    with the law's reasons on the recorded facts."""
+    out = []
+    for s in discharge_permit_steps(permit):
+        url_name, label = STEP_PAGES[s["name"]]
+        url = reverse(url_name, args=[permit.pk])
+        out.append(offer_if(s["name"], label or s["label"], s["citation"], url, s["blockers"]))
+    return out

@@ -17,7 +17,10 @@ from outfall.kernel.errors import InputError
 from outfall.law.determination import Determination
 from outfall.web.apps.core.roles import Role
 from outfall.web.apps.idde.models import DischargePermit
-from outfall.web.apps.idde.selectors.discharge_permits import discharge_permit_evaluation
+from outfall.web.apps.idde.selectors.discharge_permits import (
+    discharge_permit_evaluation,
+    discharge_permit_facts,
+)
 from outfall.web.apps.kit.documents import file_pdf_later, officer_signature
 from outfall.web.apps.kit.mail import mail_on_commit
 from outfall.web.apps.kit.snapshots import determination_snapshot
@@ -37,16 +40,7 @@ def next_number(model, prefix: str, year: int) -> str:
 
 
 def _facts(permit: DischargePermit, **dates) -> machine.DischargePermitFacts:
-    values = {
-        "town": permit.town.slug,
-        "applied_on": permit.applied_on,
-        "intake_inside_structure": permit.intake_inside_structure,
-        "issued_on": permit.issued_on,
-        "inspected_on": permit.inspected_on,
-        "refused_on": permit.refused_on,
-    }
-    values.update(dates)
-    return machine.DischargePermitFacts(**values)
+    return discharge_permit_facts(permit, **dates)
 
 
 def discharge_permit_apply(

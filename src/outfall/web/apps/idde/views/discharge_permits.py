@@ -48,7 +48,7 @@ def permit_detail(request, pk: int):
             "on": on,
             "evaluation": evaluation,
             "facts": sel.discharge_permit_conditions_on(permit, on),
-            "steps": sel.discharge_permit_steps(permit),
+            "offers": sel.discharge_permit_offers(permit),
             "may_manage": can(request.user, "discharge_permit.manage", permit.town),
             "conditions_open": permit.state in ("applied", "issued"),
         },

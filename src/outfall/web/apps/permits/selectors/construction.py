@@ -9,10 +9,11 @@ a step outside its window with the same reasons the pages show, so the two never
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from django.db.models import Prefetch, Sum
+from django.urls import reverse
 
 from outfall.compliance import lifecycle
 from outfall.compliance.lifecycle import (
@@ -25,7 +26,9 @@ from outfall.compliance.lifecycle import (
 from outfall.law import s267_21_surety, s267_22_inspections, s267_24_certificate
 from outfall.law.determination import Determination, Reason
 from outfall.law.errors import LawError
-from outfall.web.apps.permits.facts import permit_clock_for
+from outfall.web.apps.kit.steps import Offer, offer_if
+from outfall.web.apps.kit.steps import offer as lifecycle_offer
+from outfall.web.apps.permits.facts import permit_clock_for, permit_facts
 from outfall.web.apps.permits.models import (
     Application,
     Certificate,
@@ -285,6 +288,56 @@ def final_inadequacy_grounds(application: Application) -> list[dict]:
     return list(det.details["grounds"])
 
 
+# The construction steps the lifecycle declares (the others keep the windows of `STEPS`).
+LIFECYCLE_STEPS = {
+    "construction_start": ("start_construction", "permits:construction_start"),
+    "construction_complete": ("complete_construction", "permits:construction_complete"),
+    "certificate_issue": ("issue_certificate", "permits:construction_certificate"),
+    "file_close": ("close_file", "permits:construction_close"),
+}
+
+
+def lifecycle_offers(user, application: Application) -> dict[str, Offer]:
+    """The construction steps of the lifecycle `user` may take, as offers (kit.steps.offer):
+    from the states they leave, open or "not yet" with the guard's reasons."""
+    facts = permit_facts(application)
+    out = {}
+    for key, (transition, url_name) in LIFECYCLE_STEPS.items():
+        spec = STEPS[key]
+        if not can(user, spec.action, application):
+            continue
+        url = reverse(url_name, args=[application.pk])
+        found = lifecycle_offer(
+            lifecycle.PERMIT_MACHINE, transition, application.state, facts, url=url
+        )
+        if found is not None:
+            out[key] = replace(found, key=key, label=spec.label, section=spec.citation)
+    return out
+
+
+def inspection_offers(user, application: Application) -> list[Offer]:
+    """The inspections `user` may record now, stage by stage (§ 267-22): a stage the case's
+    state does not lead to is not offered; one whose earlier stages (or, for the final, the
+    record plan) are still missing is "not yet", naming them."""
+    if not can(user, STEPS["inspection_record"].action, application):
+        return []
+    out = []
+    for stage, states in INSPECTION_STATES.items():
+        if application.state not in states:
+            continue
+        det = inspection_allowed(application, stage)
+        reasons = [
+            Reason("§ 267-22D", "the as-built record plan of the system must come in first")
+            if unmet == "record_plan"
+            else Reason("§ 267-22", f"the {Inspection.Stage(unmet).label.lower()} comes first")
+            for unmet in det.details["unmet"]
+        ]
+        label = f"Record the {Inspection.Stage(stage).label.lower()}"
+        url = reverse("permits:construction_inspection", args=[application.pk, stage])
+        out.append(offer_if(stage, label, "§ 267-22", url, reasons))
+    return out
+
+
 def construction_record(user, application: Application) -> dict:
     """Everything the construction panel and page show, and which steps `user` may take."""
     surety = surety_get(application)
@@ -292,11 +345,7 @@ def construction_record(user, application: Application) -> dict:
         "deficiencies", Prefetch("photos", queryset=Upload.objects.order_by("pk"))
     )
     readiness = certificate_readiness(application)
-    stage_allowed = {
-        stage: not inspection_allowed(application, stage).details["unmet"]
-        and application.state in states
-        for stage, states in INSPECTION_STATES.items()
-    }
+    offers = lifecycle_offers(user, application)
     return {
         "application": application,
         "after_approval": application.state in THROUGH_CLOSE,
@@ -305,7 +354,6 @@ def construction_record(user, application: Application) -> dict:
         "surety_releases": surety.releases.order_by("released_on", "pk") if surety else [],
         "surety_held": surety_held(surety),
         "inspections": inspections,
-        "next_stages": [Inspection.Stage(s).label for s, ok in stage_allowed.items() if ok],
         "change_notices": application.change_notices.order_by("submitted_on", "pk"),
         "as_builts": application.as_builts.select_related("upload").order_by("received_on", "pk"),
         "as_built_deadline": as_built_deadline(application),
@@ -314,9 +362,14 @@ def construction_record(user, application: Application) -> dict:
         "certificate_readiness": readiness,
         "certificate_unmet": readiness.details.get("unmet", []),
         "full_release": surety_full_release_readiness(application) if surety else None,
-        "stages": [(s.value, s.label) for s in Inspection.Stage],
+        "stage_offers": inspection_offers(user, application),
+        "offers": offers,
         "documents": construction_documents(user, application),
-        "can": {key: step_available(user, application, key) for key in STEPS},
+        "can": {
+            key: step_available(user, application, key)
+            and (key not in LIFECYCLE_STEPS or (key in offers and offers[key].open))
+            for key in STEPS
+        },
     }
 
 

@@ -1,19 +1,22 @@
 """Reads for the hearing and the decision (§ 267-18E–G, § 267-23C): the Board's clock as the law
-lays it out, the case's hearing panel, the Board's agenda and packet, and the public record.
+lays it out, the case's hearing panel, the Board's agenda and the public record (the packet:
+`selectors.packet`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from django.urls import reverse
 from django.utils import timezone
 
-from outfall.compliance.lifecycle import PermitState, blockers
+from outfall.compliance.lifecycle import PERMIT_MACHINE, PermitFacts, PermitState, blockers
 from outfall.kernel.errors import InputError
 from outfall.law.determination import Determination
 from outfall.law.errors import LawError
 from outfall.web.apps.jobs.selectors import job_latest_about
+from outfall.web.apps.kit.steps import Offer, offer, offer_if
 from outfall.web.apps.permits.facts import permit_clock_for, permit_facts
 from outfall.web.apps.permits.models import (
     Application,
@@ -28,6 +31,7 @@ from outfall.web.apps.permits.selectors.visibility import (
 )
 
 HEARING_DOCUMENT_KINDS = ("hearing_notice", "abutter_letter", "decision")
+FAILURE_TO_ACT_LABEL = "Approved by the Board's failure to act (§ 267-18G)"
 DECIDED_STATES = (
     PermitState.APPROVED,
     PermitState.APPROVED_WITH_CONDITIONS,
@@ -139,12 +143,73 @@ PANEL_ACTIONS = (
     ("continue", "hearing.manage", "continue_hearing"),
     ("close", "hearing.manage", "close_hearing"),
     ("extension", "extension.record", None),
-    ("decision", "decision.record", None),
+    ("decision", "decision.record", "approve"),
     ("vote", "decision.vote", None),
     ("file", "decision.record", None),
     ("permit", "permit.issue", "issue_permit"),
-    ("constructive", "constructive_approval.certify", None),
+    ("constructive", "constructive_approval.certify", "certify_constructive_approval"),
 )
+PANEL_LABELS = {
+    "notice": ("Notice: legal notice, posting, abutter mailing", "§ 267-18E"),
+    "open": ("Open the hearing", "§ 267-18E"),
+    "continue": ("Continue the hearing", "§ 267-18E"),
+    "close": ("Close the hearing and vote waivers", "§ 267-23C"),
+    "extension": ("Record an agreed extension", "§ 267-18E"),
+    "decision": ("Record the decision", "§ 267-18F"),
+    "vote": ("Record your vote", "§ 267-18F"),
+    "file": ("File the decision with the Town Clerk", "§ 267-18F"),
+    "permit": ("Issue the permit", "§ 267-18G"),
+    "constructive": ("Certify approval by failure to act", "§ 267-18G"),
+}
+
+
+def _given_by_the_form(key: str, facts: PermitFacts):
+    """What the step's own form supplies to its guard: a hearing day to schedule (from today,
+    never before completeness), the waivers voted at the close (§ 267-23C), the Town Clerk's
+    certification itself (§ 267-18G)."""
+    if key == "schedule":
+        today = facts.today or timezone.localdate()
+        return replace(facts, hearing_on=max(today, facts.complete_on or today))
+    if key == "close":
+        return replace(facts, waivers_pending=0)
+    if key == "constructive":
+        return replace(facts, town_clerk_certified_constructive_approval=True)
+    return facts
+
+
+def _panel_url(application: Application, key: str) -> str:
+    if key == "notice":
+        return reverse("permits:hearing_notice_page", args=[application.pk])
+    return reverse("permits:hearing_step", kwargs={"pk": application.pk, "step": key})
+
+
+def hearing_offers(user, application: Application, *, state_steps: dict) -> list[Offer]:
+    """The hearing steps `user` may take, as offers (kit.steps.offer): a lifecycle step from
+    the states it leaves, open or "not yet" with the guard's reasons; the panel's other steps in
+    their window (`state_steps`)."""
+    facts = permit_facts(application)
+    out = []
+    for key, action, transition in PANEL_ACTIONS:
+        if not can(user, action, application) or not state_steps[key]:
+            continue
+        label, section = PANEL_LABELS.get(key, ("", ""))
+        if key == "schedule":
+            label = "Reschedule the hearing" if application.state != "complete" else ""
+        url = _panel_url(application, key)
+        if transition is None:
+            out.append(offer_if(key, label, section, url))
+            continue
+        given = _given_by_the_form(key, facts)
+        found = offer(
+            PERMIT_MACHINE, transition, application.state, given, url=url, label=label or ""
+        )
+        if found is not None:
+            out.append(
+                replace(
+                    found, key=key, label=label or found.label, section=section or found.section
+                )
+            )
+    return out
 
 
 def hearing_panel(user, application: Application) -> dict:
@@ -187,6 +252,8 @@ def hearing_panel(user, application: Application) -> dict:
             PermitState.HEARING_CLOSED,
         ),
     }
+    offers = hearing_offers(user, application, state_steps=steps)
+    open_keys = {o.key for o in offers if o.open}
     return {
         "hearing": hearing,
         "hearing_date": hearing_local_date(hearing),
@@ -203,7 +270,8 @@ def hearing_panel(user, application: Application) -> dict:
         "notice": notice_status(application, clock),
         "open_blockers": open_blockers,
         "documents": list(documents),
-        "actions": {key: may[key] and steps[key] for key in may},
+        "actions": {key: key in open_keys for key in may},
+        "offers": offers,
         "shows_anything": application.complete_on is not None or hearing is not None,
     }
 
@@ -238,22 +306,6 @@ def _hearings_on(applications, day: dt.date) -> list[dict]:
                 )
     rows.sort(key=lambda r: (r["at"], r["application"].number))
     return rows
-
-
-def board_packet(application: Application) -> dict:
-    """What a Board member reads before the hearing: summary, site reviews, referrals, comments,
-    waivers requested (§ 267-18C, § 267-19, § 267-23B). Internal: staff only."""
-    return {
-        "application": application,
-        "site_reviews": list(
-            application.site_reviews.select_related("upload").order_by("-run_at", "-id")
-        ),
-        "referrals": list(application.referrals.order_by("board")),
-        "comments": list(application.comments.select_related("author").order_by("created_at")),
-        "waivers": list(application.waivers.order_by("submitted_on", "id")),
-        "clock": hearing_clock(application),
-        "hearing": related_or_none(application, "hearing"),
-    }
 
 
 def abutter_mailing_rows(application: Application) -> list[dict]:
@@ -353,7 +405,8 @@ def _hearing_dates(applications, today: dt.date) -> list[dt.date]:
 
 
 def public_decisions(town) -> list[dict]:
-    """Decisions filed with the Town Clerk, and permits, each with its public PDF."""
+    """Decisions filed with the Town Clerk (§ 267-18F) and approvals by the Board's failure to
+    act the Town Clerk has certified (§ 267-18G), newest first, each with its public PDF."""
     rows = []
     decided = application_list_public(town).filter(decision__isnull=False)
     for application in decided.select_related("decision").order_by("-decision__voted_on"):
@@ -361,12 +414,26 @@ def public_decisions(town) -> list[dict]:
         if decision.filed_with_town_clerk_on is None:
             continue
         rows.append(_public_decision_row(application, decision))
-    constructive = application_list_public(town).filter(constructive_approval__isnull=False)
-    for application in constructive.filter(permit__isnull=False).exclude(
-        pk__in=[r["application"].pk for r in rows]
-    ):
-        rows.append(_public_decision_row(application, None))
-    return rows
+    shown = {r["application"].pk for r in rows}
+    for application in public_constructive_approvals(town):
+        if application.pk not in shown:
+            rows.append(_public_decision_row(application, None))
+    return sorted(rows, key=_public_decision_day, reverse=True)
+
+
+def public_constructive_approvals(town):
+    """Public cases the Town Clerk has certified approved by the Board's failure to act
+    (§ 267-18G), whether or not the permit has issued yet; every town when `town` is None."""
+    return (
+        application_list_public(town)
+        .filter(constructive_approval__isnull=False)
+        .select_related("constructive_approval", "town")
+        .order_by("-constructive_approval__certified_on", "number")
+    )
+
+
+def _public_decision_day(row: dict) -> dt.date:
+    return row["decision"].voted_on if row["decision"] else row["constructive"].certified_on
 
 
 def _public_decision_row(application: Application, decision: Decision | None) -> dict:

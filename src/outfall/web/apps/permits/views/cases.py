@@ -9,7 +9,6 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 from django.urls import path, reverse
 
-from outfall.compliance.lifecycle import available
 from outfall.web.apps.audit.selectors import audit_list_for_case
 from outfall.web.apps.kit.steps import RecordSteps
 from outfall.web.apps.permits.models import Application
@@ -58,7 +57,6 @@ def application_detail(request, pk: int):
         "permits/detail.html",
         {
             "application": application,
-            "steps": available(application.state),
             "timeline": audit_list_for_case(application),
         },
     )

@@ -386,13 +386,6 @@ def board_agenda(request):
     )
 
 
-# The packet a Board member reads: internal (staff comments), so staff and Board only.
-board_packet = case_view(
-    "permits/hearing/packet.html",
-    lambda user, a: selectors.board_packet(a),
-    action="case.view_internal",
-    get_only=True,
-)
 # The hearing's record: notices, sittings, waivers voted, the decision and the votes.
 hearing_record = case_view(
     "permits/hearing/record.html",
@@ -413,7 +406,6 @@ urlpatterns = [
     path(P + "labels.pdf", abutter_labels, name="hearing_labels"),
     path(P + "abutters.csv", abutter_mailing_csv, name="hearing_mailing_csv"),
     path(P + "documents/<int:document_id>/", hearing_document, name="hearing_document"),
-    path(P + "packet/", board_packet, name="board_packet"),
     path(P + "record/", hearing_record, name="hearing_record"),
     path(P + "<slug:step>/", hearing_step, name="hearing_step"),
 ]
