@@ -46,6 +46,14 @@ class Verdict(StrEnum):
     EXEMPT_IF = "exempt_if"
 
 
+# The verdicts in words, wherever a person reads one.
+VERDICT_LABELS = {
+    Verdict.PROHIBITED: "Prohibited",
+    Verdict.EXEMPT: "Exempt",
+    Verdict.EXEMPT_IF: "Exempt only if its conditions are met",
+}
+
+
 class Category(StrEnum):
     """Where a kind sits in § 267-7 before any condition is looked at."""
 

@@ -9,6 +9,7 @@ has errors: then nothing is searched and the page answers 400 with the errors on
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -17,6 +18,31 @@ from django.utils.http import urlencode
 
 # Where a map of a town with no centre on record opens (Norfolk, Massachusetts).
 DEFAULT_CENTRE = (42.1193, -71.325)
+
+
+ALL_TOWNS_PARAM = "towns"
+ALL_TOWNS = "all"
+
+
+@dataclass(frozen=True)
+class TownScope:
+    """Which town a staff list shows: the selected one, or (`?towns=all`, for staff of several
+    towns) every town the reader serves. `town` is what selectors narrow by (None: all)."""
+
+    selected: Any
+    all_towns: bool
+    several: bool
+
+    @property
+    def town(self):
+        return None if self.all_towns else self.selected
+
+
+def town_scope(request, staff_towns) -> TownScope:
+    """The scope a list page asks for; "all my towns" only for staff of more than one town."""
+    several = len(set(staff_towns)) > 1
+    wants_all = request.GET.get(ALL_TOWNS_PARAM) == ALL_TOWNS
+    return TownScope(getattr(request, "town", None), several and wants_all, several)
 
 
 def query_of(criteria) -> str:
