@@ -42,6 +42,13 @@ REDEVELOPMENT = "redevelopment"
 ROADWAY_MAINTENANCE = "roadway_maintenance"
 NOT_APPLICABLE = "not_applicable"
 CLASSIFICATIONS = (NEW_DEVELOPMENT, REDEVELOPMENT, ROADWAY_MAINTENANCE, NOT_APPLICABLE)
+# The classifications in the words of § 267-14, wherever a person reads one.
+CLASSIFICATION_LABELS = {
+    NEW_DEVELOPMENT: "New development",
+    REDEVELOPMENT: "Redevelopment",
+    ROADWAY_MAINTENANCE: "Roadway maintenance",
+    NOT_APPLICABLE: "Not subject to the standards",
+}
 
 STANDARD_IDS = (
     "peak_rate",
@@ -553,10 +560,10 @@ def applicable_standards(
             "removal standards, but must improve existing conditions unless infeasible; the "
             "pretreatment, LUHPPL, critical area, erosion control and O&M duties still bind it.",
         )
-    binding = [s.id for s in standards if s.applies]
+    binding = [s.title for s in standards if s.applies]
     r.because(
         "§ 267-19B",
-        "Standards that bind: " + (", ".join(binding) if binding else "none") + ".",
+        "Standards that bind: " + ("; ".join(binding) if binding else "none") + ".",
     )
     return r.conclude(standards, classification=kind)
 

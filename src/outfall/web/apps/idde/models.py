@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 
 from outfall.compliance.lifecycle.idde import INVESTIGATION_STATE_LABELS, InvestigationState
-from outfall.law.s267_07_discharges import VERDICT_LABELS, Verdict
+from outfall.law.s267_07_discharges import verdict_label
 from outfall.web.apps.core.files import PrivateName
 from outfall.web.apps.kit.fields import optional_link
 from outfall.web.apps.kit.snapshots import DeterminationField, DeterminationSnapshot
@@ -99,10 +99,7 @@ class Investigation(models.Model):
     @property
     def verdict_label(self) -> str:
         """The § 267-7 verdict in words ("" before any evaluation)."""
-        try:
-            return VERDICT_LABELS[Verdict(self.verdict)] if self.verdict else ""
-        except ValueError:
-            return self.verdict
+        return verdict_label(self.verdict) if self.verdict else ""
 
 
 class Open311Client(models.Model):

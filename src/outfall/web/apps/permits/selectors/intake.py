@@ -163,9 +163,7 @@ def intake_checklist(
             "Operation and maintenance plan contents",
             "§ 267-20A",
             not om_missing,
-            "every item present"
-            if not om_missing
-            else "; ".join(f"{k}: {v}" for k, v in om_missing.items()),
+            "every item present" if not om_missing else "; ".join(om_missing.values()),
         )
     )
     items.append(
