@@ -124,7 +124,7 @@ class A11yLedger:
             return
         self.seen.add(key)
         self.pages.append(page.url)
-        for ident, around in raw_identifiers_in(page.content()):
+        for ident, around in raw_identifiers_in(settled_html(page)):
             self.violations.append(
                 {
                     "url": page.url,
@@ -160,6 +160,20 @@ class A11yLedger:
             + "; ".join(v["nodes"][:5])
             for v in self.violations
         )
+
+
+def settled_html(page) -> str:
+    """The page's HTML once it has stopped navigating (a step's redirect may still be landing)."""
+    from playwright.sync_api import Error
+
+    for _ in range(5):
+        try:
+            page.wait_for_load_state()
+            return page.content()
+        except Error:
+            page.wait_for_timeout(200)
+    page.wait_for_load_state()
+    return page.content()
 
 
 class Desk:

@@ -214,3 +214,60 @@ def test_a_reports_description_is_text_in_the_download(client, people, dpw_recor
     rows = csv_rows(client.get("/dpw/idde/reports/", {"export": "csv"}))
     description = rows[0].index("Description")
     assert rows[1][description] == "'" + FORMULA
+
+
+# ------------------------------------------------------------------ the construction registers
+
+
+@pytest.fixture
+def registers(two_towns):
+    from outfall.web.apps.permits.models import Inspection, PreconstructionCondition, Surety
+
+    here, there, _ = two_towns
+    for case in (here, there):
+        PreconstructionCondition.objects.create(application=case, text=f"Meeting for {case.number}")
+        Inspection.objects.create(
+            application=case, stage="initial_site", done_on=dt.date(2026, 7, 1)
+        )
+        Surety.objects.create(
+            application=case, form="bond", amount=Decimal("5000.00"), posted_on=dt.date(2026, 7, 1)
+        )
+    return here, there
+
+
+IN_WORDS = {
+    "conditions": "Meeting for",
+    "inspections": "Initial site inspection",
+    "sureties": "Surety bond",
+}
+
+
+@pytest.mark.parametrize("register", IN_WORDS)
+def test_each_register_downloads_the_towns_rows_in_words_and_never_another_towns(
+    client, people, registers, register
+):
+    here, there = registers
+    client.force_login(people["clerk"])
+    page = client.get(f"/permits/{register}/").content.decode()
+    rows = sheet_rows(client.get(f"/permits/{register}/", {"export": "xlsx"}))
+    assert rows[0][:2] == ["Case", "Town"]
+    assert [r[0] for r in rows[1:]] == [here.number]
+    assert here.number in page and there.number not in page
+    text = " ".join(str(c) for r in rows for c in r if c is not None)
+    assert IN_WORDS[register] in text and "initial_site" not in text
+
+
+def test_an_applicant_sees_the_registers_of_their_own_cases_only(client, people, registers):
+    client.force_login(people["other_applicant"])
+    assert sheet_rows(client.get("/permits/sureties/", {"export": "xlsx"}))[1:] == []
+    client.force_login(people["applicant"])
+    rows = sheet_rows(client.get("/permits/sureties/", {"export": "xlsx"}))
+    assert sorted(r[0] for r in rows[1:]) == sorted(c.number for c in registers)
+
+
+def test_the_abutters_import_takes_the_parcel_column_under_either_name():
+    from outfall.web.apps.permits.services.intake import abutters_parse_csv
+
+    for header in ("parcel", "parcel_id"):
+        rows = abutters_parse_csv("a.csv", f"{header},name,mailing_address\n12-34,B. N,2 Main St\n")
+        assert rows == [{"parcel": "12-34", "name": "B. N", "mailing_address": "2 Main St"}]

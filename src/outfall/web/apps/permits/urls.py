@@ -9,6 +9,7 @@ from outfall.web.apps.permits.views import (
     intake,
     om,
     public,
+    registers,
     templates_admin,
 )
 
@@ -23,6 +24,7 @@ STAGE_VIEW_MODULES = (
     public,
     om,
     finder,
+    registers,
     templates_admin,
 )
 
