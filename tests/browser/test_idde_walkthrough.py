@@ -262,7 +262,7 @@ def staff_trace_the_source_and_evaluate_it(w: Walk) -> None:
     page.get_by_label("The connection was allowed by law", exact=False).select_option("yes")
     w.submit(page, who, "Evaluate and record", expect="Determination recorded")
     verdict = page.locator("main article h3").first.inner_text()
-    assert "illicit_connection" in verdict and "prohibited" in verdict and "§ 267-7B" in verdict
+    assert "Illicit connection" in verdict and "Prohibited" in verdict and "§ 267-7B" in verdict
     reasons = page.locator("main article").first.inner_text().lower()
     assert "remove or disconnect the illicit connection" in reasons
 
