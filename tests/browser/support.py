@@ -18,6 +18,7 @@ from django.utils import timezone
 from outfall.web.apps.core.models import Membership, Town
 from outfall.web.apps.core.roles import Role
 from tests.browser.conftest import axe_violations
+from tests.web.identifiers import raw_identifiers_in
 
 PASSWORD = "correct horse battery staple"
 ERRORS = "main [role=alert], main .errorlist, main .error"
@@ -100,8 +101,9 @@ class Clock:
 
 @dataclass
 class A11yLedger:
-    """axe-core (WCAG 2.1 A/AA) run once on each distinct page, every violation kept, and every
-    Content-Security-Policy violation Chromium reports on any page a Desk tab opens.
+    """axe-core (WCAG 2.1 A/AA) run once on each distinct page, every violation kept, every
+    Content-Security-Policy violation Chromium reports on any page a Desk tab opens, and every
+    internal identifier a page shows a reader (`tests/web/identifiers.py`, issue 11).
 
     A page is its path with record ids folded (so /permits/7/ and /permits/8/ are one page) plus
     what makes it look different: the person reading it, on a case's pages its state, and whether
@@ -122,6 +124,16 @@ class A11yLedger:
             return
         self.seen.add(key)
         self.pages.append(page.url)
+        for ident, around in raw_identifiers_in(settled_html(page)):
+            self.violations.append(
+                {
+                    "url": page.url,
+                    "who": who,
+                    "rule": "raw-identifier",
+                    "help": f"{ident} shown to a reader",
+                    "nodes": [around],
+                }
+            )
         for v in axe_violations(page):
             targets = [", ".join(map(str, n.get("target", []))) for n in v.get("nodes", [])]
             self.violations.append(
@@ -148,6 +160,20 @@ class A11yLedger:
             + "; ".join(v["nodes"][:5])
             for v in self.violations
         )
+
+
+def settled_html(page) -> str:
+    """The page's HTML once it has stopped navigating (a step's redirect may still be landing)."""
+    from playwright.sync_api import Error
+
+    for _ in range(5):
+        try:
+            page.wait_for_load_state()
+            return page.content()
+        except Error:
+            page.wait_for_timeout(200)
+    page.wait_for_load_state()
+    return page.content()
 
 
 class Desk:

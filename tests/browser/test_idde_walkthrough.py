@@ -47,6 +47,7 @@ from tests.browser.support import (
     main_text,
     make_norfolk_and_people,
     refused,
+    settled_html,
     submit,
 )
 
@@ -262,7 +263,7 @@ def staff_trace_the_source_and_evaluate_it(w: Walk) -> None:
     page.get_by_label("The connection was allowed by law", exact=False).select_option("yes")
     w.submit(page, who, "Evaluate and record", expect="Determination recorded")
     verdict = page.locator("main article h3").first.inner_text()
-    assert "illicit_connection" in verdict and "prohibited" in verdict and "§ 267-7B" in verdict
+    assert "Illicit connection" in verdict and "Prohibited" in verdict and "§ 267-7B" in verdict
     reasons = page.locator("main article").first.inner_text().lower()
     assert "remove or disconnect the illicit connection" in reasons
 
@@ -375,9 +376,9 @@ def the_town_does_the_work_and_notices_its_costs(w: Walk) -> None:
         row.locator("th").inner_text().strip(): row.locator("td").first.inner_text()
         for row in page.locator("#cost-clocks tbody tr").all()
     }
-    assert clocks["protest_by"].startswith("2026-05-26"), clocks
-    assert "raw date 2026-05-24" in clocks["protest_by"], clocks
-    assert clocks["lien_on"].startswith("2026-05-27"), clocks
+    assert clocks["Protest window closes"].startswith("2026-05-26"), clocks
+    assert "raw date 2026-05-24" in clocks["Protest window closes"], clocks
+    assert clocks["Unpaid costs become a lien"].startswith("2026-05-27"), clocks
 
 
 def the_director_records_the_lien(w: Walk) -> None:
@@ -453,7 +454,7 @@ def test_a_reported_illicit_connection_walks_from_report_to_lien_role_by_role(
         w.reporter_reads_the_status(expect_status="Under investigation")
     except Exception:
         for who, tab in desk.tabs.items():  # what each person last saw, to read the failure by
-            (tmp_path / f"last-page-{who}.html").write_text(tab.url + "\n" + tab.content())
+            (tmp_path / f"last-page-{who}.html").write_text(tab.url + "\n" + settled_html(tab))
         raise
     finally:
         desk.close()

@@ -41,6 +41,7 @@ from tests.browser.support import (
     main_text,
     make_norfolk_and_people,
     refused,
+    settled_html,
     submit,
 )
 
@@ -556,7 +557,7 @@ def test_one_application_walks_from_first_draft_to_certificate_of_completion_rol
         assert not missing, "timeline lacks:\n" + "\n".join(map(str, missing))
     except Exception:
         for who, tab in desk.tabs.items():  # what each person last saw, to read the failure by
-            (tmp_path / f"last-page-{who}.html").write_text(tab.url + "\n" + tab.content())
+            (tmp_path / f"last-page-{who}.html").write_text(tab.url + "\n" + settled_html(tab))
         raise
     finally:
         desk.close()

@@ -1473,7 +1473,8 @@ def _outcome_text(outcome: Any) -> str:
         for item in outcome:
             if hasattr(item, "id"):
                 applies = getattr(item, "applies", True)
-                parts.append(f"{item.id}{'' if applies else ' (does not apply)'}")
+                name = getattr(item, "title", None) or _words(item.id)
+                parts.append(f"{name}{'' if applies else ' (does not apply)'}")
             else:
                 parts.append(str(item))
         return ", ".join(parts)

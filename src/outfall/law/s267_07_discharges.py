@@ -46,6 +46,27 @@ class Verdict(StrEnum):
     EXEMPT_IF = "exempt_if"
 
 
+# The verdicts in words, wherever a person reads one.
+VERDICT_LABELS = {
+    Verdict.PROHIBITED: "Prohibited",
+    Verdict.EXEMPT: "Exempt",
+    Verdict.EXEMPT_IF: "Exempt only if its conditions are met",
+}
+
+
+def verdict_label(verdict: str) -> str:
+    """A verdict in words (an unknown value is shown as given)."""
+    try:
+        return VERDICT_LABELS[Verdict(verdict)]
+    except ValueError:
+        return verdict
+
+
+def discharge_kind_label(kind: str) -> str:
+    """A § 267-7 kind as a reader names it: its key in words (`sump_pump`: "Sump pump")."""
+    return kind.replace("_", " ").capitalize()
+
+
 class Category(StrEnum):
     """Where a kind sits in § 267-7 before any condition is looked at."""
 
@@ -115,6 +136,10 @@ class DischargeKind:
 
     def condition(self, name: str) -> DischargeCondition:
         return next(c for c in self.conditions if c.name == name)
+
+    @property
+    def label(self) -> str:
+        return discharge_kind_label(self.kind)
 
     @property
     def lifting_conditions(self) -> tuple[DischargeCondition, ...]:

@@ -46,7 +46,7 @@ CLASSIFICATION_LABELS = {
     NEW_DEVELOPMENT: "New development",
     REDEVELOPMENT: "Redevelopment",
     ROADWAY_MAINTENANCE: "Roadway maintenance",
-    NOT_APPLICABLE: "No standard applies",
+    NOT_APPLICABLE: "Not subject to the standards",
 }
 """Each kind of project in words, as people read it (§ 267-14, § 267-19B(4))."""
 
@@ -560,10 +560,10 @@ def applicable_standards(
             "removal standards, but must improve existing conditions unless infeasible; the "
             "pretreatment, LUHPPL, critical area, erosion control and O&M duties still bind it.",
         )
-    binding = [s.id for s in standards if s.applies]
+    binding = [s.title for s in standards if s.applies]
     r.because(
         "§ 267-19B",
-        "Standards that bind: " + (", ".join(binding) if binding else "none") + ".",
+        "Standards that bind: " + ("; ".join(binding) if binding else "none") + ".",
     )
     return r.conclude(standards, classification=kind)
 

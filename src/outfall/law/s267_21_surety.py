@@ -18,13 +18,22 @@ SURETY = "§ 267-21"
 RELEASE_KINDS = ("partial", "full")
 
 
+def _words(form: str) -> str:
+    """A form of security as a sentence names it (`surety_bond`: "surety bond")."""
+    return form.replace("_", " ")
+
+
+def _listed(forms) -> str:
+    return ", ".join(_words(f) for f in forms)
+
+
 def surety_forms(*, as_of: dt.date, town: Town = None) -> Determination:
     """The forms of security the Board may require, and who approves their form."""
     r = Reasoning(as_parameter_set(town), as_of, "what security may the Board require?")
     forms = list(r.param("s267_21.surety.forms"))
     approver = r.param("s267_21.surety.form_approved_by")
     posted_before = r.param("s267_21.surety.posted_before")
-    r.because(SURETY, f"The Board may require one of: {', '.join(forms)}.")
+    r.because(SURETY, f"The Board may require one of: {_listed(forms)}.")
     r.because(SURETY, f"It is posted before the {posted_before}; {approver} approves its form.")
     return r.conclude(forms, approved_by=approver, posted_before=posted_before)
 
@@ -36,7 +45,8 @@ def surety_form_allowed(form: str, *, as_of: dt.date, town: Town = None) -> Dete
     allowed = form in forms
     r.because(
         SURETY,
-        f"{form} is {'one' if allowed else 'not one'} of the allowed forms ({', '.join(forms)}).",
+        f"{_words(form).capitalize()} is {'one' if allowed else 'not one'} of the allowed forms "
+        f"({_listed(forms)}).",
     )
     return r.conclude(allowed)
 

@@ -40,6 +40,11 @@ def _check_known(field: str, given: Iterable[str], known: list[str]) -> None:
         )
 
 
+def stage_words(stage_id: str) -> str:
+    """An inspection stage as a reason's sentence names it (`initial_site`: "initial site")."""
+    return stage_id.replace("_", " ")
+
+
 def next_inspection_allowed(
     done: Iterable[str],
     requested: str,
@@ -55,7 +60,9 @@ def next_inspection_allowed(
     drainage to backfill); the final inspection also needs the as-built record plan. A stage may
     be repeated, e.g. a final inspection after corrections.
     """
-    r = Reasoning(as_parameter_set(town), as_of, f"may the {requested} inspection take place?")
+    r = Reasoning(
+        as_parameter_set(town), as_of, f"may the {stage_words(requested)} inspection take place?"
+    )
     stages = _stage_ids(r)
     order = [s["id"] for s in stages]
     done = list(done)
@@ -70,7 +77,7 @@ def next_inspection_allowed(
             r.because(stage["citation"], "No underground drainage to backfill: no bury inspection.")
             continue
         unmet.append(stage["id"])
-        r.because(stage["citation"], f"The {stage['id']} inspection comes first.")
+        r.because(stage["citation"], f"The {stage_words(stage['id'])} inspection comes first.")
     if requested == "final" and r.param("s267_22.inspections.record_plan_before_final"):
         if record_plan_submitted:
             r.because(FINAL, "The as-built record plan of the system is submitted.")
@@ -80,7 +87,7 @@ def next_inspection_allowed(
     if not unmet:
         r.because(
             next(s["citation"] for s in stages if s["id"] == requested),
-            f"The {requested} inspection may take place.",
+            f"The {stage_words(requested)} inspection may take place.",
         )
     return r.conclude(not unmet, unmet=unmet)
 

@@ -290,8 +290,10 @@ OUTFALL_PUBLIC_API_RATE = os.environ.get("OUTFALL_PUBLIC_API_RATE", "60/m")
 # an owner may choose; an expired token is refused (401, saying so).
 OUTFALL_API_TOKEN_DAYS = int(os.environ.get("OUTFALL_API_TOKEN_DAYS", "90"))
 OUTFALL_API_TOKEN_MAX_DAYS = int(os.environ.get("OUTFALL_API_TOKEN_MAX_DAYS", "365"))
-# Where links in e-mails point, e.g. https://permits.norfolk.ma.us
-OUTFALL_SITE_URL = os.environ.get("OUTFALL_SITE_URL", "")
+# Where links in e-mails point, e.g. https://permits.norfolk.ma.us: every e-mail's links are
+# absolute (kit.mail.site_url). The default is the demo's own address on this machine; a town
+# sets its public address.
+OUTFALL_SITE_URL = os.environ.get("OUTFALL_SITE_URL", "") or "http://127.0.0.1:8000"
 # Public illicit discharge reports (idde): reports accepted per address, the least time a person
 # takes to fill the form in, the photo size limit, how far from the town's map centre a pin may
 # fall (a town may override it), and the review interval of an open investigation.

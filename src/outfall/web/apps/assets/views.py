@@ -22,11 +22,27 @@ from outfall.web.apps.assets.geojson import feature_collection
 from outfall.web.apps.assets.models import ScreeningSetting
 from outfall.web.apps.assets.policy import ACTIONS, can, require
 from outfall.web.apps.assets.screening import DEFAULT_SETTINGS, DRY_WEATHER_HOURS, PARAMETERS
+from outfall.web.apps.kit.exports import column, exported
 from outfall.web.apps.kit.search import map_config, search_page
 from outfall.web.apps.kit.steps import RecordSteps, Step, step_page
 from outfall.web.apps.kit.versions import edit_token
 
 SHOWN = 500
+
+# The columns of the downloaded inventory (the page's own rows and filters).
+ASSET_COLUMNS = (
+    column("Identifier", "asset_id"),
+    column("Kind", "get_kind_display"),
+    column("Name", "name"),
+    column("Receiving water", "receiving_water"),
+    column("Catchment", "catchment"),
+    column("Condition", "get_condition_display"),
+    column("In service", "active"),
+    column("Material", "material"),
+    column("Size (in)", "size_in"),
+    column("Latitude", "latitude"),
+    column("Longitude", "longitude"),
+)
 
 
 def _town(request):
@@ -69,12 +85,17 @@ def _filters(request, town):
     return form, (form.criteria() if form.is_valid() else None)
 
 
-def _search(request, template: str, shows: Callable[[Any, Any], dict]):
+def _search(request, template: str, shows: Callable[[Any, Any], dict], *, downloads: bool = False):
     """The town's structures the page's filters find (a list or a map); `shows(town, criteria)`
-    adds what else the page shows."""
+    adds what else the page shows; with `downloads`, the list also comes as CSV and XLSX."""
     town = _town(request)
     require(request.user, "asset.view", town=town)
     form, criteria = _filters(request, town)
+    if downloads and criteria is not None:
+        found = sel.asset_search(request.user, town, criteria)
+        download = exported(request, "storm-drain-structures", ASSET_COLUMNS, found)
+        if download is not None:
+            return download
     return search_page(
         request,
         template,
@@ -97,6 +118,7 @@ def inventory(request):
             "may_edit": can(request.user, "asset.edit", town=town),
             "may_import": can(request.user, "asset.import", town=town),
         },
+        downloads=True,
     )
 
 

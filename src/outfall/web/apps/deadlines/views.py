@@ -20,7 +20,22 @@ from outfall.web.apps.deadlines.selectors import (
     warning_days,
 )
 from outfall.web.apps.deadlines.services import calendar_token_rotate
+from outfall.web.apps.kit.exports import column, exported
 from outfall.web.apps.permits import policy
+
+# The columns of the downloaded deadlines (the dashboard's clocks, with its filters).
+CLOCK_COLUMNS = (
+    column("Due", "due"),
+    column("Date before moving off a weekend or holiday", "raw_due"),
+    column("Why it moved", "moved_because"),
+    column("Days left", "days_left"),
+    column("State", "state_text"),
+    column("Case", "case_number"),
+    column("Case title", "case_title"),
+    column("Clock", "label"),
+    column("Section", "citation"),
+    column("Why", "explanation"),
+)
 
 
 @login_required
@@ -33,6 +48,10 @@ def dashboard(request):
     if form.is_bound and form.is_valid():
         kind = form.cleaned_data["kind"] or None
         case = form.cleaned_data["case"]
+    clocks = clock_list_visible_to(request.user, kind=kind, application_id=case)
+    download = exported(request, "deadlines", CLOCK_COLUMNS, clocks)
+    if download is not None:
+        return download
     token = CalendarToken.objects.filter(user=request.user).first()
     feed_url = (
         request.build_absolute_uri(reverse("deadlines:calendar", args=[token.token]))
@@ -44,7 +63,7 @@ def dashboard(request):
         "deadlines/dashboard.html",
         {
             "form": form,
-            "clocks": clock_list_visible_to(request.user, kind=kind, application_id=case),
+            "clocks": clocks,
             "risks": approval_risk_list_visible_to(request.user),
             "warning_days": warning_days(),
             "feed_url": feed_url,

@@ -59,12 +59,12 @@ from outfall.web.apps.idde.services import (
 )
 from outfall.web.apps.idde.services.reports import report_status_path, token_digest
 from outfall.web.apps.idde.services.suspensions import suspension_number
+from outfall.web.apps.kit.mail import site_url
 
 TOWN = "norfolk"
 STATUS_LINK_FILE = "demo-report-status.txt"
 """Kept in the demo's var/ directory: the tracking number and secret of the demo report whose
 public status page the summary prints (the database keeps only the secret's digest)."""
-LOCAL_SITE = "http://127.0.0.1:8000"
 WRENTHAM_COURT = "Wrentham District Court"
 
 
@@ -943,8 +943,7 @@ def status_link() -> tuple[Report, str] | None:
     ).first()
     if report is None:
         return None
-    site = getattr(settings, "OUTFALL_SITE_URL", "") or LOCAL_SITE
-    return report, f"{site.rstrip('/')}{report_status_path(report, token)}"
+    return report, site_url(report_status_path(report, token))
 
 
 # ---------------------------------------------------------------- summary and wipe

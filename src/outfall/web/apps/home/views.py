@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.shortcuts import render
 from django.urls import path
 
+from outfall.web.apps.home.search import search
 from outfall.web.apps.home.selectors import home_summary
 
 
@@ -18,4 +19,4 @@ def home(request):
 
 
 app_name = "home"
-urlpatterns = [path("", home, name="home")]
+urlpatterns = [path("", home, name="home"), path("search/", search, name="search")]

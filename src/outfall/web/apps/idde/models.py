@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from outfall.compliance.lifecycle.idde import INVESTIGATION_STATE_LABELS, InvestigationState
+from outfall.law.s267_07_discharges import verdict_label
 from outfall.web.apps.core.files import PrivateName
 from outfall.web.apps.kit.fields import optional_link
 from outfall.web.apps.kit.snapshots import DeterminationField, DeterminationSnapshot
@@ -52,6 +54,13 @@ class Report(models.Model):
     open311_client = optional_link("idde.Open311Client", models.SET_NULL)
     triaged_at = models.DateTimeField(null=True, blank=True)
 
+    SOURCE_LABELS = {"web": "Public report form", "open311": "Open311 app"}
+
+    @property
+    def source_label(self) -> str:
+        """Where the report came from, in words."""
+        return self.SOURCE_LABELS.get(self.source, self.source)
+
 
 class Investigation(models.Model):
     """The DPW's investigation of a discharge: source tracing and the § 267-7 evaluation."""
@@ -79,6 +88,18 @@ class Investigation(models.Model):
     referred_on = models.DateField(null=True, blank=True)
     discharge_eliminated = models.BooleanField(default=False)
     closing_note = models.TextField(blank=True)
+
+    @property
+    def state_label(self) -> str:
+        try:
+            return INVESTIGATION_STATE_LABELS[InvestigationState(self.state)]
+        except ValueError:
+            return self.state
+
+    @property
+    def verdict_label(self) -> str:
+        """The § 267-7 verdict in words ("" before any evaluation)."""
+        return verdict_label(self.verdict) if self.verdict else ""
 
 
 class Open311Client(models.Model):

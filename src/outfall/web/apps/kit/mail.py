@@ -6,7 +6,9 @@ exists exactly when the record does: a write that rolled back sends nothing. The
 the request nothing, and the mail is tried again after a doubling wait, then shown as failed to the
 town's administrators with its error and a Retry button (`jobs`). An attachment is read when the
 mail is sent, from the record's stored file (`stored_attachment`), so a document the worker files
-first is attached as filed.
+first is attached as filed. A mail about a record with a page of its own (`get_absolute_url`,
+e.g. a permit case) ends with that page as an absolute link, or with the page `link=` names
+(`site_url`, from OUTFALL_SITE_URL), so the reader opens the case from the mail.
 """
 
 from __future__ import annotations
@@ -54,6 +56,11 @@ def stored_attachment(
     return StoredAttachment(name, record._meta.label, str(record.pk), field, content_type)
 
 
+def site_url(path: str) -> str:
+    """`path` (of this site) as an absolute address a mail may carry (OUTFALL_SITE_URL)."""
+    return f"{settings.OUTFALL_SITE_URL.rstrip('/')}/{path.lstrip('/')}"
+
+
 def mail_on_commit(
     subject: str,
     body: str,
@@ -61,13 +68,21 @@ def mail_on_commit(
     *,
     about: models.Model | None = None,
     attach: StoredAttachment | None = None,
+    link: str | None = None,
+    link_label: str = "See the case",
 ) -> None:
     """Queue one e-mail to each address once (empty ones dropped), sent by the worker once the
     caller's transaction commits. `about` is the record the mail concerns: it names the town whose
-    administrators see the job if sending fails, and the section of its latest audited act."""
+    administrators see the job if sending fails, and the section of its latest audited act.
+    `link` (a path of this site; by default the page of `about`, if it has one) ends the body as
+    an absolute link under `link_label`."""
     to = list(dict.fromkeys(r for r in recipients if r))
     if not to:
         return
+    if link is None and hasattr(about, "get_absolute_url"):
+        link = about.get_absolute_url()
+    if link is not None:
+        body = f"{body.rstrip()}\n\n{link_label}: {site_url(link)}\n"
     job_enqueue(
         send_mail,
         label=f"E-mail “{subject}” to {len(to)} {'address' if len(to) == 1 else 'addresses'}",

@@ -4,19 +4,54 @@ its markers narrowed by the same filters).
 
 A page's filters are its form's `criteria` (something with `as_query()`), or None when the form
 has errors: then nothing is searched and the page answers 400 with the errors on the form.
+
+The one search across every kind of record (issue 11) is a list of `SearchSource`s, each a kind
+of record, its own visibility selector and the fields its text is sought in; `text_search`
+finds the words with PostgreSQL's full-text search where the database is PostgreSQL (and the
+identifiers by containment, as people type part of a number) and by containment on SQLite.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.db import connection
+from django.db.models import Q
 from django.shortcuts import render
 from django.utils.http import urlencode
 
+from outfall.web.apps.kit.selectors import text_in
+
 # Where a map of a town with no centre on record opens (Norfolk, Massachusetts).
 DEFAULT_CENTRE = (42.1193, -71.325)
+
+
+ALL_TOWNS_PARAM = "towns"
+ALL_TOWNS = "all"
+
+
+@dataclass(frozen=True)
+class TownScope:
+    """Which town a staff list shows: the selected one, or (`?towns=all`, for staff of several
+    towns) every town the reader serves. `town` is what selectors narrow by (None: all)."""
+
+    selected: Any
+    all_towns: bool
+    several: bool
+
+    @property
+    def town(self):
+        return None if self.all_towns else self.selected
+
+
+def town_scope(request, staff_towns) -> TownScope:
+    """The scope a list page asks for; "all my towns" only for staff of more than one town."""
+    several = len(set(staff_towns)) > 1
+    wants_all = request.GET.get(ALL_TOWNS_PARAM) == ALL_TOWNS
+    return TownScope(getattr(request, "town", None), several and wants_all, several)
 
 
 def query_of(criteria) -> str:
@@ -68,3 +103,61 @@ def map_config(town, markers: tuple[str, str], criteria) -> dict:
         "center": centre,
         key: url + (f"?{query}" if query else ""),
     }
+
+
+# ------------------------------------------------------------------ one search across records
+
+
+def text_search(rows, text: str, *fields: str, identifiers: tuple[str, ...] = ()):
+    """`rows` whose `fields` hold `text`: full-text (every word, stemmed) on PostgreSQL, with
+    `identifiers` matched by containment; containment of the whole text on other databases."""
+    text = (text or "").strip()
+    if not text:
+        return rows.none()
+    if connection.vendor != "postgresql":
+        return text_in(rows, text, *identifiers, *fields).distinct()
+    from django.contrib.postgres.search import SearchQuery, SearchVector
+
+    query = SearchQuery(text, search_type="websearch", config="english")
+    found = rows.annotate(_words=SearchVector(*fields, config="english"))
+    wanted = Q(_words=query)
+    for name in identifiers:
+        wanted |= Q(**{f"{name}__icontains": text})
+    return found.filter(wanted).distinct()
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One record found: what kind it is, its number, what it is about, its town and its page,
+    and where it stands (a label)."""
+
+    kind: str
+    number: str
+    title: str
+    town: str
+    url: str
+    status: str
+
+
+@dataclass(frozen=True)
+class SearchSource:
+    """A kind of record the one search looks through: `rows(user, town)` is its app's own
+    visibility selector (only what the reader may see), `fields` and `identifiers` where the
+    text is sought, `hit(row)` how a found row reads."""
+
+    kind: str
+    rows: Callable[[Any, Any], Any]
+    fields: tuple[str, ...]
+    identifiers: tuple[str, ...]
+    hit: Callable[[Any], Hit]
+
+    def search(self, user, town, text: str):
+        return text_search(self.rows(user, town), text, *self.fields, identifiers=self.identifiers)
+
+
+def search_everywhere(sources, user, town, text: str, *, most: int = 500) -> list[Hit]:
+    """The hits of every source the reader may see, source by source (at most `most` each)."""
+    hits: list[Hit] = []
+    for source in sources:
+        hits.extend(source.hit(row) for row in source.search(user, town, text)[:most])
+    return hits

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.urls import reverse
 
 from outfall.compliance.lifecycle import STATE_LABELS, PermitState
 from outfall.web.apps.core.files import PrivateName
@@ -91,6 +92,10 @@ class Application(models.Model):
     @property
     def state_label(self) -> str:
         return STATE_LABELS[PermitState(self.state)]
+
+    def get_absolute_url(self) -> str:
+        """The case page (every e-mail about the case links to it, `kit.mail`)."""
+        return reverse("permits:detail", args=[self.pk])
 
 
 class DeterminationRecord(DeterminationSnapshot):

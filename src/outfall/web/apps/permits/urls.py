@@ -10,6 +10,7 @@ from outfall.web.apps.permits.views import (
     om,
     packet,
     public,
+    registers,
     templates_admin,
 )
 
@@ -25,6 +26,7 @@ STAGE_VIEW_MODULES = (
     public,
     om,
     finder,
+    registers,
     templates_admin,
 )
 

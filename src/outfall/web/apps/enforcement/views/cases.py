@@ -19,8 +19,22 @@ from outfall.web.apps.enforcement.selectors.record import case_record
 from outfall.web.apps.enforcement.selectors.sources import source_for_new_case, sources_open_to
 from outfall.web.apps.enforcement.services import cases as case_svc
 from outfall.web.apps.idde import policy as idde_policy
+from outfall.web.apps.kit.exports import column, exported
 from outfall.web.apps.kit.steps import step_page
 from outfall.web.apps.permits.selectors.visibility import application_list_visible_to
+
+# The columns of the downloaded list of cases (the page's own rows and filters).
+CASE_COLUMNS = (
+    column("Case", "number"),
+    column("Article", "get_article_display"),
+    column("Violator", "violator_name"),
+    column("Owner", "owner_name"),
+    column("Property", "property_address"),
+    column("Parcel", "parcel_id"),
+    column("Opened", "opened_on"),
+    column("Status", "state_label"),
+    column("Closed", "closed_on"),
+)
 
 
 @login_required
@@ -40,6 +54,9 @@ def case_list(request):
         state=criteria.get("state", ""),
         text=criteria.get("q", ""),
     )
+    download = exported(request, "enforcement-cases", CASE_COLUMNS, cases)
+    if download is not None:
+        return download
     return render(
         request,
         "enforcement/list.html",

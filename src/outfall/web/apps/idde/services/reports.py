@@ -34,7 +34,7 @@ from outfall.web.apps.core.roles import Role
 from outfall.web.apps.idde.models import Open311Client, Report, ReportSettings
 from outfall.web.apps.kit.images import image_size_checked
 from outfall.web.apps.kit.locks import lock_row
-from outfall.web.apps.kit.mail import mail_on_commit
+from outfall.web.apps.kit.mail import mail_on_commit, site_url
 from outfall.web.apps.kit.writes import audit, write_lock
 
 APPLICABILITY = "§ 267-3"
@@ -269,7 +269,7 @@ def report_submit(
             "Thank you for telling the Department of Public Works about a possible illicit "
             "discharge to the storm drains.\n\n"
             f"Tracking number: {report.tracking_number}\n"
-            f"Follow it here (keep this link private): {_site_url(report_status_path(report, token))}\n",
+            f"Follow it here (keep this link private): {site_url(report_status_path(report, token))}\n",
         )
     return SubmittedReport(report, token)
 
@@ -400,10 +400,6 @@ def _checked(validator, field: str, value: str, why: str) -> None:
         raise InputError(field, value, why) from None
 
 
-def _site_url(path: str) -> str:
-    return f"{getattr(settings, 'OUTFALL_SITE_URL', '').rstrip('/')}{path}"
-
-
 def _mail_status_change(report: Report) -> None:
     expected = (
         f"\nExpected next step by: {timezone.localdate(report.expected_at).isoformat()}"
@@ -414,7 +410,10 @@ def _mail_status_change(report: Report) -> None:
         report,
         f"Your report {report.tracking_number}: {report.get_status_display()}",
         f"Status: {report.get_status_display()}\n{report.status_note}{expected}\n\n"
-        "Use the private link you were sent when you made the report to see it at any time.\n",
+        "Use the private link you were sent when you made the report to see it at any time, "
+        "or look it up with its tracking number and the code you were given.\n",
+        link=reverse("idde_public:report_lookup"),
+        link_label="Look up your report",
     )
 
 
@@ -482,11 +481,11 @@ def _mail_department(report: Report) -> None:
         f"Where: {place or 'not given'}\n"
         f"Seen: {seen or 'not said'}\n"
         f"What was reported: {report.description}\n\n"
-        f"Triage it here: {_site_url(reverse('idde:report_detail', args=[report.pk]))}\n",
+        f"Triage it here: {site_url(reverse('idde:report_detail', args=[report.pk]))}\n",
         department_recipients(report.town),
         about=report,
     )
 
 
-def _mail_reporter(report: Report, subject: str, body: str) -> None:
-    mail_on_commit(subject, body, [report.contact_email], about=report)
+def _mail_reporter(report: Report, subject: str, body: str, **link) -> None:
+    mail_on_commit(subject, body, [report.contact_email], about=report, **link)

@@ -23,24 +23,41 @@ from outfall.web.apps.idde.forms import investigations as f
 from outfall.web.apps.idde.selectors import investigations as sel
 from outfall.web.apps.idde.selectors.reports import report_get
 from outfall.web.apps.idde.services import investigations as svc
+from outfall.web.apps.kit.exports import column, exported
 from outfall.web.apps.kit.forms import AccessibleForm
 from outfall.web.apps.kit.steps import Attempt, RecordSteps, Step, step_attempt, step_page
 from outfall.web.apps.kit.versions import edit_token
 
 FACT_FIELDS = svc.EDITABLE_FIELDS
 
+# The columns of the downloaded list of investigations (the page's own rows).
+INVESTIGATION_COLUMNS = (
+    column("Number", "number"),
+    column("Opened", "opened_on"),
+    column("Report", "report.tracking_number"),
+    column("Structure", "asset.asset_id"),
+    column("Property", "property_address"),
+    column("Parcel", "parcel_id"),
+    column("Responsible party", "responsible_name"),
+    column("State", "state_label"),
+    column("Verdict (§ 267-7)", "verdict_label"),
+    column("Closed", "closed_on"),
+)
+
 
 @login_required
 def investigation_list(request):
     policy.require(request.user, "investigation.view", town=request.town)
     state = request.GET.get("state") or None
+    found = sel.investigation_list_visible_to(request.user, town=request.town, state=state)
+    download = exported(request, "investigations", INVESTIGATION_COLUMNS, found)
+    if download is not None:
+        return download
     return render(
         request,
         "idde/investigations/list.html",
         {
-            "investigations": sel.investigation_list_visible_to(
-                request.user, town=request.town, state=state
-            )[:500],
+            "investigations": found[:500],
             "state": state,
             "states": list(sel.INVESTIGATION_STATE_LABELS.items()),
         },

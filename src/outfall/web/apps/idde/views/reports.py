@@ -25,8 +25,22 @@ from outfall.web.apps.idde.forms import reports as f
 from outfall.web.apps.idde.models import Report
 from outfall.web.apps.idde.selectors import reports as sel
 from outfall.web.apps.idde.services import reports as svc
+from outfall.web.apps.kit.exports import column, exported
 from outfall.web.apps.kit.forms import add_input_error
 from outfall.web.apps.kit.steps import RecordSteps, Step
+
+# The columns of the downloaded list of reports (the page's own rows).
+REPORT_COLUMNS = (
+    column("Tracking number", "tracking_number"),
+    column("Made", "submitted_at"),
+    column("Address", "address"),
+    column("Latitude", "latitude"),
+    column("Longitude", "longitude"),
+    column("Source", "source_label"),
+    column("Status", "get_status_display"),
+    column("Expected by", "expected_at"),
+    column("Description", "description"),
+)
 
 DEFAULT_SUBMIT_RATE = "10/h"
 DEFAULT_STATUS_RATE = "60/m"
@@ -202,10 +216,18 @@ def report_list(request):
     if status not in (None, *Report.Status.values):
         status = None
     reports = sel.report_list_visible_to(request.user, town=request.town, status=status)
+    download = exported(request, "reports", REPORT_COLUMNS, reports)
+    if download is not None:
+        return download
     return render(
         request,
         "idde/reports/list.html",
-        {"reports": reports[:500], "status": status, "statuses": Report.Status.choices},
+        {
+            "reports": reports[:500],
+            "status": status,
+            "status_label": Report.Status(status).label if status else "",
+            "statuses": Report.Status.choices,
+        },
     )
 
 

@@ -1,7 +1,8 @@
 """Finding applications: search and filters over what the user may see, for pages and the API.
 
-Every search starts from `application_list_visible_to`, so staff find their towns' cases and
-applicants their own, whatever the filters say.
+Every search starts from `application_list_visible_to` (narrowed to one town's by
+`application_list_in_view` when a page lists the selected town), so staff find their towns' cases
+and applicants their own, whatever the filters say.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from outfall.compliance.lifecycle import PermitState
 from outfall.kernel.errors import InputError
 from outfall.web.apps.kit.selectors import narrowed, text_in
 from outfall.web.apps.permits.models import Application
-from outfall.web.apps.permits.selectors.visibility import application_list_visible_to
+from outfall.web.apps.permits.selectors.visibility import application_list_in_view
 
 STATUS_VALUES = tuple(s.value for s in PermitState)
 DATE_RANGES = (("submitted_from", "submitted_to"), ("complete_from", "complete_to"))
@@ -61,11 +62,14 @@ class ApplicationSearch:
         return out
 
 
-def application_search(user, criteria: ApplicationSearch | None = None) -> QuerySet[Application]:
-    """The applications `user` may see that meet `criteria`, newest first."""
+def application_search(
+    user, criteria: ApplicationSearch | None = None, *, town=None
+) -> QuerySet[Application]:
+    """The applications `user` may see that meet `criteria`, newest first; with `town`, a staff
+    member's of that town only (an applicant's own stay, whatever their town)."""
     c = criteria or ApplicationSearch()
     qs = narrowed(
-        application_list_visible_to(user),
+        application_list_in_view(user, town),
         state=c.status,
         submitted_on__gte=c.submitted_from,
         submitted_on__lte=c.submitted_to,
@@ -85,6 +89,10 @@ def application_search(user, criteria: ApplicationSearch | None = None) -> Query
     return qs.order_by(F("submitted_on").desc(nulls_last=True), "-created_at", "number")
 
 
-def application_sites(user, criteria: ApplicationSearch | None = None) -> QuerySet[Application]:
+def application_sites(
+    user, criteria: ApplicationSearch | None = None, *, town=None
+) -> QuerySet[Application]:
     """The found applications that have a location, for the map."""
-    return application_search(user, criteria).exclude(latitude=None).exclude(longitude=None)
+    return (
+        application_search(user, criteria, town=town).exclude(latitude=None).exclude(longitude=None)
+    )

@@ -26,6 +26,20 @@ def application_list_visible_to(user) -> QuerySet[Application]:
     return Application.objects.filter(own | staff).select_related("town", "applicant")
 
 
+def application_list_in_view(user, town=None) -> QuerySet[Application]:
+    """What a list of applications shows: a staff member the cases of `town` (the selected one;
+    None: every town they serve), an applicant all their own, of any town (the list says which)."""
+    qs = application_list_visible_to(user)
+    if town is None:
+        return qs
+    return qs.filter(Q(applicant=user) | Q(town=town))
+
+
+def permit_staff_towns(user) -> list[int]:
+    """The towns whose permit cases `user` sees as staff (several: the lists offer them all)."""
+    return towns_with_role(user, PERMIT_STAFF)
+
+
 def application_get(user, pk: int) -> Application:
     """One application the user may see; 404 otherwise (never reveal that it exists)."""
     return row_or_404(application_list_visible_to(user), pk, "No such application")

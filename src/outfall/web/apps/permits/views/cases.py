@@ -10,10 +10,12 @@ from django.shortcuts import render
 from django.urls import path, reverse
 
 from outfall.web.apps.audit.selectors import audit_list_for_case
+from outfall.web.apps.kit.exports import exported
 from outfall.web.apps.kit.steps import RecordSteps
 from outfall.web.apps.permits.models import Application
 from outfall.web.apps.permits.policy import require
-from outfall.web.apps.permits.selectors import application_get, application_list_visible_to
+from outfall.web.apps.permits.selectors import application_get, application_list_in_view
+from outfall.web.apps.permits.views.finder import APPLICATION_COLUMNS, applications_scope
 
 CASE = RecordSteps(
     get=application_get,
@@ -45,8 +47,14 @@ def case_view(template: str, parts: Callable[..., dict], **options):
 
 @login_required
 def application_list(request):
-    applications = application_list_visible_to(request.user).order_by("-created_at")
-    return render(request, "permits/list.html", {"applications": applications})
+    """A staff member's cases of the selected town (or all their towns, `?towns=all`); an
+    applicant's own of every town, each marked by its town."""
+    scope = applications_scope(request)
+    applications = application_list_in_view(request.user, scope.town).order_by("-created_at")
+    download = exported(request, "applications", APPLICATION_COLUMNS, applications)
+    if download is not None:
+        return download
+    return render(request, "permits/list.html", {"applications": applications, "scope": scope})
 
 
 @login_required

@@ -14,9 +14,11 @@ from django.views.decorators.http import require_GET
 
 from outfall.compliance.lifecycle import STATE_LABELS
 from outfall.kernel.errors import InputError
+from outfall.web.apps.kit.exports import column, exported
 from outfall.web.apps.kit.forms import FilterForm
-from outfall.web.apps.kit.search import map_config, query_of, search_page, status_of
+from outfall.web.apps.kit.search import map_config, query_of, search_page, status_of, town_scope
 from outfall.web.apps.permits import policy
+from outfall.web.apps.permits.selectors import permit_staff_towns
 from outfall.web.apps.permits.selectors.search import (
     ApplicationSearch,
     application_search,
@@ -24,6 +26,25 @@ from outfall.web.apps.permits.selectors.search import (
 )
 
 RESULTS_SHOWN = 200
+
+# The columns of a downloaded list of applications (the case list and the search's results).
+APPLICATION_COLUMNS = (
+    column("Number", "number"),
+    column("Town", "town.name"),
+    column("Title", "title"),
+    column("Site address", "site_address"),
+    column("Parcel", "parcel_id"),
+    column("Applicant", lambda a: a.applicant.get_full_name() or a.applicant.get_username()),
+    column("Owner", "owner_name"),
+    column("Status", "state_label"),
+    column("Submitted", "submitted_on"),
+    column("Complete", "complete_on"),
+)
+
+
+def applications_scope(request):
+    """The towns a list of applications shows (`kit.search.town_scope`)."""
+    return town_scope(request, permit_staff_towns(request.user))
 
 
 class IsoDateField(forms.DateField):
@@ -100,14 +121,21 @@ def _criteria(request) -> tuple[ApplicationSearchForm, ApplicationSearch | None]
 def application_find(request):
     policy.require(request.user, "case.search")
     form, criteria = _criteria(request)
+    scope = applications_scope(request)
+    if criteria is not None:
+        found = application_search(request.user, criteria, town=scope.town)
+        download = exported(request, "applications-found", APPLICATION_COLUMNS, found)
+        if download is not None:
+            return download
     return search_page(
         request,
         "permits/finder/search.html",
         form,
         criteria,
-        lambda c: application_search(request.user, c),
+        lambda c: application_search(request.user, c, town=scope.town),
         rows="results",
         shown=RESULTS_SHOWN,
+        scope=scope,
     )
 
 
@@ -116,13 +144,16 @@ def application_find(request):
 def site_map(request):
     policy.require(request.user, "case.search")
     form, criteria = _criteria(request)
+    town = applications_scope(request).town
     found = criteria is not None
     markers = ("sites", reverse("permits:map_sites"))
     context = {
         "form": form,
-        "sites": application_sites(request.user, criteria) if found else None,
+        "sites": application_sites(request.user, criteria, town=town) if found else None,
         "unmapped": (
-            application_search(request.user, criteria).filter(latitude=None).count() if found else 0
+            application_search(request.user, criteria, town=town).filter(latitude=None).count()
+            if found
+            else 0
         ),
         "map_config": map_config(getattr(request, "town", None), markers, criteria),
         "query": query_of(criteria),
@@ -153,7 +184,7 @@ def site_geojson(request):
                 "url": reverse("permits:detail", args=[a.pk]),
             },
         }
-        for a in application_sites(request.user, criteria)
+        for a in application_sites(request.user, criteria, town=applications_scope(request).town)
     ]
     return JsonResponse(
         {"type": "FeatureCollection", "features": features},

@@ -5,7 +5,6 @@ or the lifecycle gives when it refuses; plus the Board's agenda, packet, hearing
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,13 +20,14 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from outfall.kernel.errors import InputError
 from outfall.web.apps.core.files import stored_file_response
-from outfall.web.apps.kit.cells import cell_for_export
+from outfall.web.apps.kit.exports import column, export_response
 from outfall.web.apps.kit.steps import step_attempt
 from outfall.web.apps.permits.forms import hearing as forms
 from outfall.web.apps.permits.models import Application, GeneratedDocument, Permit
 from outfall.web.apps.permits.policy import can
 from outfall.web.apps.permits.selectors import hearing as selectors
 from outfall.web.apps.permits.services import hearing as services
+from outfall.web.apps.permits.services.intake import ABUTTER_COLUMNS
 from outfall.web.apps.permits.views.cases import case_for, case_view
 
 
@@ -336,17 +336,24 @@ def abutter_labels(request, pk: int):
     return response
 
 
+# The mailing list's columns are the abutters import's own (`parcel`, `name`, `mailing_address`),
+# so the list the app exports is taken back by its import as it went out (§ 267-18A).
+ABUTTER_EXPORT_COLUMNS = tuple(
+    column(heading, key)
+    for heading, key in zip(ABUTTER_COLUMNS, ("parcel_id", "name", "mailing_address"), strict=True)
+)
+
+
 @login_required
 @require_GET
 def abutter_mailing_csv(request, pk: int):
     application = case_for(request, pk, "hearing.manage")
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{application.number}-abutters.csv"'
-    writer = csv.writer(response)
-    writer.writerow(["parcel", "name", "mailing_address"])
-    for row in selectors.abutter_mailing_rows(application):
-        writer.writerow([cell_for_export(row[k]) for k in ("parcel_id", "name", "mailing_address")])
-    return response
+    return export_response(
+        "csv",
+        f"{application.number}-abutters",
+        ABUTTER_EXPORT_COLUMNS,
+        selectors.abutter_mailing_rows(application),
+    )
 
 
 @login_required
