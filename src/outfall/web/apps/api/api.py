@@ -198,7 +198,17 @@ def get_application_decision(request, application_id: int):
     a, d = _case_record(
         request, application_id, Decision, "No decision is recorded for this application"
     )
-    return shaped(s.DecisionOut, d, application_id=a.pk, kind_label=d.get_kind_display())
+    conditions = [
+        shaped(s.ConditionOut, c, phase_label=c.get_phase_display())
+        for c in d.conditions.order_by("number")
+    ]
+    return shaped(
+        s.DecisionOut,
+        d,
+        application_id=a.pk,
+        kind_label=d.get_kind_display(),
+        conditions=conditions,
+    )
 
 
 @api.get(
@@ -368,7 +378,9 @@ def list_public_hearings(request, filters: Query[s.PublicFilter]):
 )
 def list_public_decisions(request, filters: Query[s.PublicFilter]):
     """The Board's decisions (§ 267-18F), newest first. No login."""
-    rows = _public_rows(request, filters.town, Decision).order_by("-voted_on")
+    rows = (
+        _public_rows(request, filters.town, Decision).exclude(issued_on=None).order_by("-voted_on")
+    )
     return [
         {
             **_public_case(d.application),

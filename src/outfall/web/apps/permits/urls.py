@@ -1,6 +1,7 @@
 """Permit URLs: the shared case pages plus each stage's own module of views, listed explicitly."""
 
 from outfall.web.apps.permits.views import (
+    board,
     cases,
     construction,
     files,
@@ -18,6 +19,7 @@ STAGE_VIEW_MODULES = (
     cases,
     intake,
     hearing,
+    board,
     construction,
     files,
     public,

@@ -21,6 +21,11 @@ from outfall.web.apps.permits.models import (
     Hearing,
 )
 from outfall.web.apps.permits.policy import can
+from outfall.web.apps.permits.selectors.board import (
+    board_business,
+    board_record,
+    is_board_member,
+)
 from outfall.web.apps.permits.selectors.visibility import (
     application_list_public,
     application_list_visible_to,
@@ -139,7 +144,9 @@ PANEL_ACTIONS = (
     ("close", "hearing.manage", "close_hearing"),
     ("extension", "extension.record", None),
     ("decision", "decision.record", None),
+    ("issue", "decision.record", None),
     ("vote", "decision.vote", None),
+    ("vote_for_member", "decision.vote_for_member", None),
     ("file", "decision.record", None),
     ("permit", "permit.issue", "issue_permit"),
     ("constructive", "constructive_approval.certify", None),
@@ -159,6 +166,7 @@ def hearing_panel(user, application: Application) -> dict:
     if not staff_view:
         documents = documents.filter(public=True)
     may = {key: can(user, action, application) for key, action, _ in PANEL_ACTIONS}
+    business = board_business(application)
     open_blockers = []
     if may["open"] and state == PermitState.HEARING_SCHEDULED:
         open_blockers = blockers("open_hearing", application.state, permit_facts(application))
@@ -169,9 +177,14 @@ def hearing_panel(user, application: Application) -> dict:
         "continue": state == PermitState.HEARING_OPEN,
         "close": state == PermitState.HEARING_OPEN,
         "extension": state == PermitState.HEARING_CLOSED,
-        "decision": state == PermitState.HEARING_CLOSED and decision is None,
-        "vote": decision is not None and state != PermitState.CONSTRUCTIVELY_APPROVED,
-        "file": decision is not None and decision.filed_with_town_clerk_on is None,
+        "decision": state == PermitState.HEARING_CLOSED
+        and (decision is None or not decision.votes.exists()),
+        "issue": state == PermitState.HEARING_CLOSED and decision is not None,
+        "vote": business.open and is_board_member(user, application.town),
+        "vote_for_member": business.open,
+        "file": decision is not None
+        and decision.issued
+        and decision.filed_with_town_clerk_on is None,
         "permit": state
         in (
             PermitState.APPROVED,
@@ -192,7 +205,8 @@ def hearing_panel(user, application: Application) -> dict:
         "sessions": list(hearing.sessions.order_by("held_on", "id")) if hearing else [],
         "waivers": list(application.waivers.order_by("submitted_on", "id")),
         "decision": decision,
-        "board_votes": list(decision.votes.select_related("member")) if decision else [],
+        "business": business,
+        "board": board_record(application),
         "permit": related_or_none(application, "permit"),
         "constructive": related_or_none(application, "constructive_approval"),
         "extensions": list(application.extensions.order_by("agreed_on", "id")),
@@ -203,6 +217,7 @@ def hearing_panel(user, application: Application) -> dict:
         "open_blockers": open_blockers,
         "documents": list(documents),
         "actions": {key: may[key] and steps[key] for key in may},
+        "staff_view": staff_view,
         "shows_anything": application.complete_on is not None or hearing is not None,
     }
 
@@ -239,10 +254,16 @@ def _hearings_on(applications, day: dt.date) -> list[dict]:
     return rows
 
 
-def board_packet(application: Application) -> dict:
+def board_packet(user, application: Application) -> dict:
     """What a Board member reads before the hearing: summary, site reviews, referrals, comments,
-    waivers requested (§ 267-18C, § 267-19, § 267-23B). Internal: staff only."""
+    waivers requested (§ 267-18C, § 267-19, § 267-23B), and what is before the Board now with
+    whether `user` may vote on it. Internal: staff only."""
+    business = board_business(application)
     return {
+        "business": business,
+        "may_vote": business.open
+        and can(user, "decision.vote", application)
+        and is_board_member(user, application.town),
         "application": application,
         "site_reviews": list(
             application.site_reviews.select_related("upload").order_by("-run_at", "-id")
