@@ -63,6 +63,9 @@ class Matter:
 
 
 def _matter_vote(application: Application, matter: Matter) -> Matter:
+    if not matter.tally["present"]:
+        matter.problem = "no member has recorded a vote or stepped aside yet"
+        return matter
     try:
         matter.determination = s267_18_procedure.board_vote(
             **matter.tally,
