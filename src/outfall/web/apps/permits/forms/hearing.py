@@ -166,6 +166,7 @@ class BoardVoteForm(AccessibleForm):
             fields["member"] = forms.ModelChoiceField(
                 label="Member whose vote this is", queryset=members, empty_label=None
             )
+            fields["member"].label_from_instance = lambda u: u.get_full_name() or u.username
             self.fields["recused"].label = "The member steps aside from this case (recusal)"
         for matter in self.matters:
             fields[matter.key] = radio(
