@@ -177,6 +177,6 @@ def test_a_board_member_votes_on_a_tablet_and_the_decision_carries_forward(closi
     text = main_text(page)
     assert "Pre-construction meeting with the DPW" in text
     assert "Silt fence inspected after every storm" in text
-    assert "Yes: $60000.00, by the decision of 2026-03-24" in text
+    assert "Yes: $60,000.00, by the decision of 2026-03-24" in text
     assert "No pre-construction conditions recorded" not in text
     fits(page)

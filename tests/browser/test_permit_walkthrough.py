@@ -565,6 +565,7 @@ def test_one_application_walks_from_first_draft_to_certificate_of_completion_rol
         assert not missing, "timeline lacks:\n" + "\n".join(map(str, missing))
     except Exception:
         for who, tab in desk.tabs.items():  # what each person last saw, to read the failure by
+            tab.wait_for_load_state()
             (tmp_path / f"last-page-{who}.html").write_text(tab.url + "\n" + tab.content())
         raise
     finally:

@@ -328,7 +328,7 @@ def test_the_construction_page_shows_the_conditions_and_the_surety_the_decision_
     page = client.get(f"/permits/{permitted.pk}/construction/").content.decode()
     assert "Pre-construction meeting with the DPW." in page
     assert "Silt fence inspected after every storm" in page
-    assert "Yes: $60000.00" in page and "No pre-construction conditions recorded" not in page
+    assert "Yes: $60,000.00" in page and "No pre-construction conditions recorded" not in page
     case_page = client.get(f"/permits/{permitted.pk}/").content.decode()
     assert "Basin cleaned as the O&amp;M plan requires." in case_page
 
@@ -402,6 +402,6 @@ def test_the_decision_pdf_names_the_members_their_votes_the_recusal_and_the_cond
     assert "Recused: Owns an abutting lot" in text and "Dana Fourth" in text
     assert "recorded by the clerk for the member" in text
     assert "Pre-construction meeting with the DPW." in text and "Perpetual" in text
-    assert "$60000.00" in text
+    assert "$60,000.00" in text
     assert "Granted (3 yes, 0 no, 0 abstaining)" in text
     assert not Permit.objects.exists()
