@@ -61,6 +61,37 @@ def make_norfolk_and_people() -> tuple[Town, dict]:
     return town, people
 
 
+OTHER_MEMBERS = {"board2": ("Bo", "Second-Member"), "board3": ("Cy", "Third-Member")}
+
+
+def add_board_members(town: Town, people: dict) -> dict:
+    """Two more members of the town's Planning Board, so three sit: the quorum of five under
+    the town's rule (§ 267-18F)."""
+    for username, (first, last) in OTHER_MEMBERS.items():
+        user = get_user_model().objects.create_user(
+            username=username,
+            password=PASSWORD,
+            email=f"{username}@example.org",
+            first_name=first,
+            last_name=last,
+        )
+        Membership.objects.create(user=user, town=town, role=Role.BOARD)
+        people[username] = user
+    return people
+
+
+def clerk_records_the_other_members(desk, ledger, page, vote: str = "Yes") -> None:
+    """The clerk records the two other members' votes on their behalf, from the case page."""
+    for name in ("Bo Second-Member", "Cy Third-Member"):
+        follow(page, ledger, "clerk", "Record a member's vote on their behalf")
+        page.get_by_label("Member whose vote this is").select_option(label=name)
+        for group in page.locator("main form fieldset").all():
+            choice = group.get_by_label(vote, exact=True)
+            if choice.count():
+                choice.check()
+        submit(page, ledger, "clerk", "Record a member's vote on their behalf")
+
+
 DPW_PEOPLE = {
     "dpw_staff": ("Dana", "DPW-Staff", Role.DPW_STAFF),
     "dpw_director": ("Dimitri", "DPW-Director", Role.DPW_DIRECTOR),

@@ -9,13 +9,14 @@ The calendar the case runs on (the day each step is taken):
   2026-02-02  fees paid, Town Clerk filing, referrals; found complete (hearing due by 03-19)
   2026-02-03  the DPW reviewer re-runs the site review and comments
   2026-02-09  hearing scheduled for 03-10; 02-24 notice published, posted and mailed (due 03-03)
-  2026-03-10  hearing opened and closed; 03-17 decision (approved with conditions), member's vote;
+  2026-03-10  hearing opened and closed; 03-17 the decision put to the Board (approved with
+              conditions), a member's own vote, two recorded by the clerk, the decision issued;
   2026-03-18  decision filed with the Town Clerk and the permit issued
   2026-04-01  surety posted; 04-06 construction starts; inspections 04-07, 04-14, 06-02
   2026-09-01  construction complete; 09-15 as-builts in; 09-22 final inspection, as-builts
               accepted; 09-29 easement recorded (book and page); 09-30 certificate of completion
 
-A member's vote is recorded on the decision the clerk has entered, so it follows it; the
+Members vote on the decision the clerk has put to the Board, which issues once they carry it; the
 as-built record plan comes in before the final inspection because § 267-22D asks for it first.
 Three steps are first tried wrongly (a common plan smaller than the project, completeness while
 an owner has not signed, a hearing before completeness) so the refusals are seen too.
@@ -30,6 +31,7 @@ from pathlib import Path
 from urllib.parse import urljoin
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from pypdf import PdfWriter
 
 from outfall.web.apps.permits.models import Application
@@ -37,6 +39,8 @@ from tests.browser.support import (
     A11yLedger,
     Clock,
     Desk,
+    add_board_members,
+    clerk_records_the_other_members,
     follow,
     main_text,
     make_norfolk_and_people,
@@ -80,8 +84,10 @@ EXPECTED_TIMELINE = (
     ("Hearing notice mailed first class to 3 abutter(s)", "§ 267-18E"),
     ("Public hearing opened on 2026-03-10", "§ 267-18E"),
     ("Hearing closed on 2026-03-10", "§ 267-18E"),
-    ("Board decision of 2026-03-17: Approved with conditions", "§ 267-18F(2)"),
-    ("Board member's vote recorded: Yes", "§ 267-18F"),
+    ("Decision put to the Board for 2026-03-17: Approved with conditions", "§ 267-18F(2)"),
+    ("Bea Board-Member voted Yes on Decision: Approved with conditions", "§ 267-18F"),
+    ("(recorded by the clerk for Bo Second-Member)", "§ 267-18F"),
+    ("Board decision of 2026-03-17: Approved with conditions (3 yes, 0 no", "§ 267-18F(2)"),
     ("Written decision filed with the Town Clerk on 2026-03-18", "§ 267-18F"),
     ("Permit SMP-2026-014 issued on 2026-03-18", "§ 267-18G"),
     ("Surety bond of $85,000.00 posted on 2026-04-01", "§ 267-21"),
@@ -383,24 +389,34 @@ def clerk_runs_the_hearing_and_records_the_decision(w: Walk) -> None:
     w.submit(page, who, "Close the hearing and vote the waivers")
 
     w.on(dt.date(2026, 3, 17))
-    w.follow(page, who, "Record the decision")
-    page.get_by_label(named("Decision")).select_option(label="Approved with conditions")
-    page.get_by_label("Voted on").fill("2026-03-17")
-    page.get_by_label("Votes for").fill("5")
-    page.get_by_label("Votes against").fill("0")
+    w.follow(page, who, "Put the decision to the Board")
+    page.get_by_label("Approved with conditions").check()
+    page.get_by_label("The Board votes on").fill("2026-03-17")
     page.get_by_label("Findings").fill("The plan meets the standards of § 267-19B.")
-    page.get_by_label("Conditions").fill("A four-foot fence around the infiltration basin.")
-    w.submit(page, who, "Record the Board's written decision")
+    page.get_by_label("Condition 1", exact=True).fill(
+        "A four-foot fence around the infiltration basin."
+    )
+    w.submit(page, who, "Put the decision to the Board")
 
 
 def a_board_member_votes(w: Walk) -> None:
     who = "board"
     page = w.case(who)
     w.follow(page, who, "Record your vote")
-    page.get_by_label(named("Yes")).check()
-    w.submit(page, who, "Record your vote on the decision")
+    page.get_by_label("Yes", exact=True).check()
+    w.submit(page, who, "Record your vote")
     w.follow(page, who, "Hearing record")
     assert "Bea Board-Member" in main_text(page)
+
+
+def clerk_records_the_other_votes_and_issues_the_decision(w: Walk) -> None:
+    who = "clerk"
+    page = w.case(who)
+    clerk_records_the_other_members(w.desk, w.ledger, page)
+    w.follow(page, who, "Issue the decision the Board voted")
+    page.get_by_label("Written decision signed on").fill("2026-03-17")
+    page.get_by_label("The Board voted this decision", exact=False).check()
+    w.submit(page, who, "Issue the decision the Board voted")
 
 
 def clerk_files_the_decision_and_issues_the_permit(w: Walk) -> None:
@@ -519,7 +535,7 @@ def clerk_records_the_easement_and_issues_the_certificate(w: Walk) -> None:
 def test_one_application_walks_from_first_draft_to_certificate_of_completion_role_by_role(
     browser, live_server, monkeypatch, tmp_path
 ):
-    make_norfolk_and_people()
+    add_board_members(*make_norfolk_and_people())
     ledger = A11yLedger()
     desk = Desk(browser, live_server.url, ledger)
     w = Walk(desk, Clock(monkeypatch, dt.date(2026, 1, 26)), ledger, tmp_path)
@@ -534,6 +550,7 @@ def test_one_application_walks_from_first_draft_to_certificate_of_completion_rol
         the_board_reads_its_agenda_and_packet(w)
         clerk_runs_the_hearing_and_records_the_decision(w)
         a_board_member_votes(w)
+        clerk_records_the_other_votes_and_issues_the_decision(w)
         clerk_files_the_decision_and_issues_the_permit(w)
         the_public_reads_the_decision(w)
         clerk_takes_the_surety_and_records_the_start(w)
@@ -557,7 +574,10 @@ def test_one_application_walks_from_first_draft_to_certificate_of_completion_rol
         assert not missing, "timeline lacks:\n" + "\n".join(map(str, missing))
     except Exception:
         for who, tab in desk.tabs.items():  # what each person last saw, to read the failure by
-            (tmp_path / f"last-page-{who}.html").write_text(tab.url + "\n" + settled_html(tab))
+            try:
+                (tmp_path / f"last-page-{who}.html").write_text(tab.url + "\n" + settled_html(tab))
+            except PlaywrightError:  # a tab still navigating keeps no page; the failure stands
+                continue
         raise
     finally:
         desk.close()

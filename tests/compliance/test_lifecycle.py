@@ -109,6 +109,33 @@ def test_the_board_cannot_approve_before_the_hearing_closes():
     assert reasons and "hearing closed" in reasons[0].text
 
 
+def tally(**counts) -> dict:
+    return {"present": 3, "recused": 0, "ayes": 3, "nays": 0, "abstaining": 0, **counts}
+
+
+@pytest.mark.parametrize("step", ["approve", "approve_with_conditions", "disapprove"])
+def test_a_decision_issues_only_when_the_boards_counted_vote_carried(step):
+    assert not blockers(step, "hearing_closed", complete_package(decision_tally=tally()))
+    failed = blockers(
+        step, "hearing_closed", complete_package(decision_tally=tally(ayes=1, nays=2))
+    )
+    assert failed and failed[-1].citation == "§ 267-18F" and "failed" in failed[-1].text
+
+
+def test_no_decision_issues_before_one_is_put_to_the_board_or_without_a_quorum():
+    assert (
+        "no decision has been put"
+        in blockers("approve", "hearing_closed", complete_package())[0].text
+    )
+    short = complete_package(decision_tally=tally(present=3, recused=1, ayes=2))
+    assert "no quorum" in blockers("approve", "hearing_closed", short)[-1].text
+
+
+def test_a_tally_that_does_not_add_up_is_a_reason_not_a_crash():
+    odd = complete_package(decision_tally=tally(ayes=1))
+    assert "cannot be counted" in blockers("approve", "hearing_closed", odd)[0].text
+
+
 def test_the_town_clerk_cannot_certify_approval_while_the_board_still_has_time():
     facts = complete_package(
         complete_on=dt.date(2026, 2, 2),

@@ -466,3 +466,44 @@ def test_a_tally_that_cannot_be_is_refused_by_name(counts, field):
     with pytest.raises(InputError) as err:
         vote(**counts)
     assert err.value.field == field
+
+
+@pytest.mark.parametrize(
+    ("present", "recused", "ayes", "nays", "abstaining", "quorum", "carried"),
+    [
+        (3, 0, 2, 1, 0, True, True),  # three of five sit: the quorum, and 2–1 carries
+        (2, 0, 2, 0, 0, False, False),  # one short of the quorum: unanimous, still no act
+        (4, 1, 2, 1, 0, True, True),  # four present, one steps aside: three sit
+        (4, 2, 2, 0, 0, False, False),  # two step aside: two sit, no quorum
+        (3, 0, 1, 1, 1, True, False),  # a tie among votes cast fails, the abstention aside
+        (3, 0, 1, 0, 2, True, True),  # one aye, two abstaining: more ayes than nays
+        (5, 0, 0, 0, 5, True, False),  # everyone abstains: no aye, nothing carries
+    ],
+)
+def test_the_vote_straddles_the_quorum_of_three_of_five(
+    present, recused, ayes, nays, abstaining, quorum, carried
+):
+    found = vote(
+        present=present, recused=recused, ayes=ayes, nays=nays, abstaining=abstaining
+    ).outcome
+    assert (found.quorum, found.carried) == (quorum, carried)
+
+
+@pytest.mark.parametrize(("ayes", "carried"), [(2, False), (3, True)])
+def test_a_majority_of_all_five_members_straddles_three_ayes(ayes, carried):
+    town = town_with("norfolk", {"s267_18.decision.carries_by": "majority_of_members"})
+    found = board_vote(
+        present=5, recused=0, ayes=ayes, nays=0, abstaining=5 - ayes, as_of=AS_OF, town=town
+    )
+    assert found.outcome.carried is carried
+
+
+def test_the_outcome_of_a_vote_is_kept_as_plain_data():
+    kept = vote(present=3, recused=0, ayes=3, nays=0).as_dict()["outcome"]
+    assert kept == {
+        "quorum": True,
+        "carried": True,
+        "sitting": 3,
+        "needed_to_sit": 3,
+        "needed_to_carry": 2,
+    }

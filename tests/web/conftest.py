@@ -77,7 +77,16 @@ def make_application(norfolk):
 
     counter = {"n": 0}
 
-    def _make(applicant, *, state: str = "submitted", town: Town | None = None, **fields):
+    def _make(
+        applicant,
+        *,
+        state: str = "submitted",
+        town: Town | None = None,
+        surety_required: bool = False,
+        **fields,
+    ):
+        """An application; `surety_required`: the Board's issued decision required $50,000 of
+        surety (§ 267-21)."""
         counter["n"] += 1
         values = {
             "town": town or norfolk,
@@ -92,6 +101,18 @@ def make_application(norfolk):
             "submitted_on": dt.date(2026, 6, 1) if state != "draft" else None,
         }
         values.update(fields)
-        return Application.objects.create(**values)
+        application = Application.objects.create(**values)
+        if surety_required:
+            from outfall.web.apps.permits.models import Decision
+
+            Decision.objects.create(
+                application=application,
+                kind=Decision.Kind.APPROVE,
+                voted_on=application.law_date,
+                issued_on=application.law_date,
+                surety_required=True,
+                surety_amount=Decimal("50000.00"),
+            )
+        return application
 
     return _make

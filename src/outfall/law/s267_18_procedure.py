@@ -7,6 +7,7 @@ with the raw date the bylaw gives and the date after moving off weekends and leg
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from dataclasses import dataclass
 from typing import Any
@@ -416,15 +417,9 @@ class BoardVote:
     needed_to_sit: int
     needed_to_carry: int
 
-    def as_dict(self) -> dict[str, bool | int]:
-        """The outcome as a stored determination keeps it."""
-        return {
-            "quorum": self.quorum,
-            "carried": self.carried,
-            "sitting": self.sitting,
-            "needed_to_sit": self.needed_to_sit,
-            "needed_to_carry": self.needed_to_carry,
-        }
+    def as_dict(self) -> dict[str, Any]:
+        """The outcome as kept with the record it decided (a plain mapping)."""
+        return dataclasses.asdict(self)
 
 
 VOTE_MATTERS = {"decision": "§ 267-18F", "waiver": "§ 267-23C", "regulation": "§ 267-17B"}

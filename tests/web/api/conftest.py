@@ -105,7 +105,11 @@ def case(people, make_application):
     )
     HearingSession.objects.create(hearing=hearing, held_on=D(2026, 3, 5))
     Decision.objects.create(
-        application=a, kind="approve_with_conditions", voted_on=D(2026, 3, 19), votes_for=4
+        application=a,
+        kind="approve_with_conditions",
+        voted_on=D(2026, 3, 19),
+        issued_on=D(2026, 3, 19),
+        votes_for=4,
     )
     surety = Surety.objects.create(
         application=a, form="bond", amount=Decimal("50000.00"), posted_on=D(2026, 4, 1)

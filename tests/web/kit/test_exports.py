@@ -221,11 +221,16 @@ def test_a_reports_description_is_text_in_the_download(client, people, dpw_recor
 
 @pytest.fixture
 def registers(two_towns):
-    from outfall.web.apps.permits.models import Inspection, PreconstructionCondition, Surety
+    from outfall.web.apps.permits.models import Inspection, PermitCondition, Surety
 
     here, there, _ = two_towns
     for case in (here, there):
-        PreconstructionCondition.objects.create(application=case, text=f"Meeting for {case.number}")
+        PermitCondition.objects.create(
+            application=case,
+            number=1,
+            phase="before_construction",
+            text=f"Meeting for {case.number}",
+        )
         Inspection.objects.create(
             application=case, stage="initial_site", done_on=dt.date(2026, 7, 1)
         )

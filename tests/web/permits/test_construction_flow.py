@@ -77,9 +77,11 @@ def test_a_permit_walks_from_issue_to_certificate_and_a_closed_file_role_by_role
             "initial_site",
         )
         walk.as_(
-            "clerk", "construction_condition_add", {"text": "Pre-construction meeting with the DPW"}
+            "clerk",
+            "construction_condition_add",
+            {"phase": "before_construction", "text": "Pre-construction meeting with the DPW"},
         )
-        condition = application.preconstruction_conditions.get()
+        condition = application.conditions.get()
         walk.as_("reviewer", "construction_condition_met", {"met_on": "2026-06-29"}, condition.pk)
         walk.as_(
             "clerk",

@@ -23,7 +23,7 @@ from outfall.web.apps.permits.models import (
     DeterminationRecord,
     Easement,
     Inspection,
-    PreconstructionCondition,
+    PermitCondition,
     Surety,
     SuretyRelease,
 )
@@ -235,7 +235,7 @@ def test_the_bury_inspection_cannot_come_before_the_erosion_control_inspection_s
     )
     assert response.status_code == 400
     html = response.content.decode()
-    assert "The erosion_control inspection comes first." in html and "§ 267-22B" in html
+    assert "The erosion control inspection comes first." in html and "§ 267-22B" in html
     assert not Inspection.objects.filter(stage="bury").exists()
 
 
@@ -499,5 +499,5 @@ def test_a_pre_construction_condition_cannot_be_added_once_construction_is_compl
     application = _built(issued, people["clerk"])
     with pytest.raises(TransitionNotAllowed):
         svc.condition_add(application, text="Too late", actor=people["clerk"])
-    assert not PreconstructionCondition.objects.filter(text="Too late").exists()
+    assert not PermitCondition.objects.filter(text="Too late").exists()
     assert Application.objects.get(pk=application.pk).state == "construction_complete"

@@ -17,7 +17,7 @@ from outfall.web.apps.permits.models import (
     Deficiency,
     Easement,
     Inspection,
-    PreconstructionCondition,
+    PermitCondition,
     Surety,
 )
 
@@ -75,7 +75,9 @@ def case(people, make_application):
     )
     return {
         "application": a,
-        "condition": PreconstructionCondition.objects.create(application=a, text="Fence"),
+        "condition": PermitCondition.objects.create(
+            application=a, number=1, phase="before_construction", text="Fence"
+        ),
         "deficiency": Deficiency.objects.create(
             inspection=inspection, description="Silt fence down", correct_by=dt.date(2026, 8, 17)
         ),

@@ -57,7 +57,7 @@ def test_a_certified_approval_by_failure_to_act_is_on_the_public_list_of_decisio
     page = html.unescape(client.get("/permits/public/decisions/").content.decode())
     assert certified.number in page
     assert "Approved by the Board's failure to act" in page
-    assert "certified it on 2026-04-15" in page
+    assert "certified it on April 15, 2026" in page
 
 
 def test_the_public_api_lists_it_as_approved_by_failure_to_act_with_the_certification_date(

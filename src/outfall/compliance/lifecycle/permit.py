@@ -14,6 +14,7 @@ from enum import StrEnum
 
 from outfall.compliance.lifecycle.machine import Machine, Step
 from outfall.compliance.permit_clock import PermitClockFacts, permit_clock
+from outfall.kernel.errors import InputError
 from outfall.law import (
     s267_18_procedure,
     s267_19_plan_contents,
@@ -100,6 +101,9 @@ class PermitFacts:
     hearing_closed_on: dt.date | None = None
     extended_to: dt.date | None = None
     waivers_pending: int = 0
+    decision_tally: dict[str, int] | None = None
+    """The Board's vote on the decision put to it, counted from the members' votes: present,
+    recused, ayes, nays, abstaining (None while no decision is before the Board)."""
     town_clerk_certified_constructive_approval: bool = False
     surety_required: bool = False
     surety_posted: bool = False
@@ -197,6 +201,22 @@ def _close_guard(f: PermitFacts) -> list[Reason]:
             )
         ]
     return []
+
+
+def _decision_vote_guard(f: PermitFacts) -> list[Reason]:
+    """A decision issues only when the Board's vote on it carried under the town's rule
+    (§ 267-18F; the quorum and majority are the town's, the bylaw being silent)."""
+    if f.decision_tally is None:
+        return [Reason("§ 267-18F", "no decision has been put to the Board's vote")]
+    try:
+        vote = s267_18_procedure.board_vote(
+            **f.decision_tally, matter="decision", as_of=f.as_of, town=f.params
+        )
+    except InputError as err:
+        return [Reason(err.citation or "§ 267-18F", f"the vote cannot be counted: {err.why}")]
+    if vote.outcome.carried:
+        return []
+    return list(vote.reasons)
 
 
 def _constructive_guard(f: PermitFacts) -> list[Reason]:
@@ -313,15 +333,30 @@ PERMIT_TRANSITIONS: tuple[Step, ...] = (
         "§ 267-18E",
         _close_guard,
     ),
-    Step("approve", (S.HEARING_CLOSED,), S.APPROVED, "Approve", "§ 267-18F(1)"),
+    Step(
+        "approve",
+        (S.HEARING_CLOSED,),
+        S.APPROVED,
+        "Approve",
+        "§ 267-18F(1)",
+        _decision_vote_guard,
+    ),
     Step(
         "approve_with_conditions",
         (S.HEARING_CLOSED,),
         S.APPROVED_WITH_CONDITIONS,
         "Approve with conditions",
         "§ 267-18F(2)",
+        _decision_vote_guard,
     ),
-    Step("disapprove", (S.HEARING_CLOSED,), S.DISAPPROVED, "Disapprove", "§ 267-18F(3)"),
+    Step(
+        "disapprove",
+        (S.HEARING_CLOSED,),
+        S.DISAPPROVED,
+        "Disapprove",
+        "§ 267-18F(3)",
+        _decision_vote_guard,
+    ),
     Step(
         "certify_constructive_approval",
         PENDING_DECISION,

@@ -202,7 +202,17 @@ def get_application_decision(request, application_id: int):
     a, d = _case_record(
         request, application_id, Decision, "No decision is recorded for this application"
     )
-    return shaped(s.DecisionOut, d, application_id=a.pk, kind_label=d.get_kind_display())
+    conditions = [
+        shaped(s.ConditionOut, c, phase_label=c.get_phase_display())
+        for c in d.conditions.order_by("number")
+    ]
+    return shaped(
+        s.DecisionOut,
+        d,
+        application_id=a.pk,
+        kind_label=d.get_kind_display(),
+        conditions=conditions,
+    )
 
 
 @api.get(
@@ -382,7 +392,7 @@ def list_public_decisions(request, filters: Query[s.PublicFilter]):
             "filed_with_town_clerk_on": d.filed_with_town_clerk_on,
             "certified_on": None,
         }
-        for d in _public_rows(request, filters.town, Decision)
+        for d in _public_rows(request, filters.town, Decision).exclude(issued_on=None)
     ]
     shown = {(r["town"], r["number"]) for r in decided}
     by_inaction = [

@@ -13,7 +13,13 @@ from outfall.compliance.lifecycle.permit import PermitState
 from outfall.web.apps.api.contract import PageIn, PolicyStepOut, any_of, field_values, one_of
 from outfall.web.apps.deadlines.selectors import CLOCK_SOURCES, clock_kinds
 from outfall.web.apps.kit.clocks import ClockState
-from outfall.web.apps.permits.models import Decision, Inspection, Surety, SuretyRelease
+from outfall.web.apps.permits.models import (
+    Decision,
+    Inspection,
+    PermitCondition,
+    Surety,
+    SuretyRelease,
+)
 
 DecisionKind = one_of(field_values(Decision, "kind"))
 FAILURE_TO_ACT = PermitState.CONSTRUCTIVELY_APPROVED.value
@@ -80,15 +86,27 @@ class HearingOut(Schema):
     sessions: list[HearingSessionOut]
 
 
+class ConditionOut(Schema):
+    number: int
+    phase: one_of(field_values(PermitCondition, "phase"))
+    phase_label: str
+    text: str
+    met_on: dt.date | None
+
+
 class DecisionOut(Schema):
     application_id: int
     kind: DecisionKind
     kind_label: str
     voted_on: dt.date
+    issued_on: dt.date | None
     votes_for: int
     votes_against: int
+    votes_abstaining: int
     findings: str
-    conditions: str
+    conditions: list[ConditionOut]
+    surety_required: bool
+    surety_amount: Decimal | None
     filed_with_town_clerk_on: dt.date | None
 
 

@@ -33,9 +33,10 @@ from outfall.web.apps.core.models import Membership, Town
 from outfall.web.apps.core.roles import Role
 from outfall.web.apps.kit.documents import render_pdf
 from outfall.web.apps.permits.models import Application, Upload
+from outfall.web.apps.permits.selectors.board import board_business
 from outfall.web.apps.permits.selectors.intake import referral_boards_for, town_clerk_items_for
 from outfall.web.apps.permits.selectors.om import parties_by_law_role
-from outfall.web.apps.permits.services import construction, hearing, intake, om
+from outfall.web.apps.permits.services import board, construction, hearing, intake, om
 
 S = PermitState
 EXAMPLES = Path(__file__).resolve().parents[5] / "examples" / "sites"
@@ -83,6 +84,7 @@ USERS = (
     DemoUser("reviewer", "Riley", "Example", "DPW technical reviewer", (("norfolk", Role.REVIEWER),)),
     DemoUser("board1", "Morgan", "Example", "Planning Board chair", (("norfolk", Role.BOARD),)),
     DemoUser("board2", "Taylor", "Example", "Planning Board member", (("norfolk", Role.BOARD),)),
+    DemoUser("board3", "Quinn", "Example", "Planning Board member", (("norfolk", Role.BOARD),)),
     DemoUser("townclerk", "Jamie", "Example", "Town Clerk", (("norfolk", Role.TOWN_CLERK),)),
     DemoUser("dpw", "Drew", "Example", "DPW stormwater staff", (("norfolk", Role.DPW_STAFF),)),
     DemoUser("dpwdirector", "Avery", "Example", "DPW Director", (("norfolk", Role.DPW_DIRECTOR),)),
@@ -93,6 +95,19 @@ USERS = (
 # fmt: on
 USERNAMES = tuple(u.username for u in USERS)
 ENGINEER = "Jordan Sample, PE (fictional)"
+DEMO_SURETY = Decimal("60000.00")
+DEMO_CONDITIONS = (
+    (
+        "before_construction",
+        "Pre-construction meeting with the DPW and the Board's agent (example).",
+    ),
+    ("during_construction", "Basin built and stabilized before any house is occupied (example)."),
+    (
+        "perpetual",
+        "Basin inspected and cleaned as the O&M plan requires, for the life of the "
+        "system (example).",
+    ),
+)
 
 
 # ---------------------------------------------------------------- the cases
@@ -700,11 +715,23 @@ class DemoBuilder:
                 actor=clerk,
             )
 
+    def board_votes(self, a: Application, vote: str) -> None:
+        """The Board votes `vote` on every question before it: two members record their own
+        votes, and the clerk records the third member's on their behalf (§ 267-18F,
+        § 267-23C)."""
+        matters = board_business(a).matters
+        if not matters:
+            return
+        votes = {m.key: vote for m in matters}
+        for member in ("board1", "board2"):
+            board.board_vote_cast(a, votes=votes, actor=self.user(member))
+        board.board_vote_cast(a, votes=votes, member=self.user("board3"), actor=self.user("clerk"))
+
     def close_hearing(self, a: Application, spec: CaseSpec, d: Dates) -> None:
+        self.board_votes(a, "yes")
         hearing.hearing_close(
             a,
             closed_on=d.closed,
-            waiver_votes={w.pk: True for w in a.waivers.filter(granted__isnull=True)},
             minutes="No further testimony; the hearing closed.",
             actor=self.user("clerk"),
         )
@@ -727,22 +754,17 @@ class DemoBuilder:
             a,
             kind=kind,
             voted_on=d.voted,
-            votes_for=4 if kind != "disapprove" else 1,
-            votes_against=0 if kind != "disapprove" else 4,
             findings="The plan meets the standards of § 267-19B (example)."
             if kind != "disapprove"
             else "The plan does not show how the yard's runoff is treated before it reaches "
             "the wetland (example).",
-            conditions="1. Pre-construction meeting with the DPW.\n2. Basin built and "
-            "stabilised before any house is occupied (example)."
-            if kind == "approve_with_conditions"
-            else "",
+            conditions=DEMO_CONDITIONS if kind == "approve_with_conditions" else (),
+            surety_required=kind != "disapprove",
+            surety_amount=DEMO_SURETY if kind != "disapprove" else None,
             actor=clerk,
         )
-        for member in ("board1", "board2"):
-            hearing.board_vote_record(
-                a, vote="no" if kind == "disapprove" else "yes", actor=self.user(member)
-            )
+        self.board_votes(a, "yes")
+        hearing.decision_issue(a, issued_on=d.voted, actor=clerk)
         hearing.decision_file_with_town_clerk(
             a,
             filed_on=d.after(d.voted, 3),
@@ -753,9 +775,13 @@ class DemoBuilder:
     def build_out(self, a: Application, spec: CaseSpec, d: Dates) -> None:
         """From the permit to the closed file, as far as the case goes."""
         clerk, reviewer = self.user("clerk"), self.user("reviewer")
-        condition = construction.condition_add(
-            a, text="Pre-construction meeting with the DPW and the Board's agent.", actor=clerk
-        )
+        if not a.conditions.filter(phase="before_construction").exists():
+            construction.condition_add(
+                a,
+                phase="before_construction",
+                text="Pre-construction meeting with the DPW and the Board's agent.",
+                actor=clerk,
+            )
         hearing.permit_issue(
             a, issued_on=d.issued, number=a.number.replace("SMP-", "PERMIT-"), actor=clerk
         )
@@ -763,7 +789,7 @@ class DemoBuilder:
         construction.surety_post(
             a,
             form="bond",
-            amount=Decimal("60000.00"),
+            amount=DEMO_SURETY,
             posted_on=posted,
             instrument_reference=f"EX-BOND-{a.pk:04d}",
             actor=clerk,
@@ -771,7 +797,8 @@ class DemoBuilder:
         if spec.target == S.ISSUED:
             return
         construction.surety_counsel_approve(a, approved_on=d.after(posted, 4), actor=clerk)
-        construction.condition_mark_met(condition, met_on=d.after(d.issued, 8), actor=reviewer)
+        for condition in a.conditions.filter(phase="before_construction"):
+            construction.condition_mark_met(condition, met_on=d.after(d.issued, 8), actor=reviewer)
         start = d.construction_started
         construction.construction_start(a, started_on=start, actor=clerk)
         erosion_day = d.after(start, 7)

@@ -128,9 +128,7 @@ _NOTICE_BY = Variable(
 _REASONS = Variable(
     "reasons", "the law's reasons for the step (a list)", ("citation", "text"), many=True
 )
-_PERMIT = Variable(
-    "permit", "the permit, once issued (else nothing)", ("number", "issued_on", "conditions")
-)
+_PERMIT = Variable("permit", "the permit, once issued (else nothing)", ("number", "issued_on"))
 
 DERIVED_VARIABLES = frozenset({"signatures"})
 """Variables made from the others when the context does not give them (`document_signatures`)."""
@@ -195,10 +193,38 @@ DOCUMENT_KINDS: dict[str, DocumentKind] = {
                         "voted_on",
                         "votes_for",
                         "votes_against",
+                        "votes_abstaining",
                         "findings",
-                        "conditions",
+                        "surety_required",
+                        "surety_amount",
                         "filed_with_town_clerk_on",
                     ),
+                ),
+                Variable(
+                    "conditions",
+                    "the decision's numbered conditions (a list)",
+                    ("number", "phase", "text"),
+                    many=True,
+                ),
+                Variable(
+                    "members_present",
+                    "the members present at the decision meeting (a list); a recused member "
+                    "has the reason",
+                    ("name", "recused", "recusal_reason"),
+                    many=True,
+                ),
+                Variable(
+                    "member_votes",
+                    "each sitting member's vote on the decision (a list); recorded_for_member "
+                    "when the clerk recorded it for them",
+                    ("name", "vote", "recorded_for_member"),
+                    many=True,
+                ),
+                Variable(
+                    "close_present",
+                    "the members present at the close of the hearing (a list)",
+                    ("name", "recused", "recusal_reason"),
+                    many=True,
                 ),
                 _PERMIT,
                 Variable(
@@ -208,8 +234,9 @@ DOCUMENT_KINDS: dict[str, DocumentKind] = {
                 ),
                 Variable(
                     "waivers",
-                    "the waivers voted at the close of the hearing (a list)",
-                    ("requirement", "reasons", "granted", "voted_on"),
+                    "the waivers voted at the close of the hearing (a list); votes names each "
+                    "member's vote, tally counts them",
+                    ("requirement", "reasons", "granted", "voted_on", "votes", "tally"),
                     many=True,
                 ),
                 Variable(

@@ -12,7 +12,7 @@ from outfall.compliance.application_match import ApplicationProject
 from outfall.compliance.lifecycle import PermitFacts
 from outfall.compliance.permit_clock import PermitClock, PermitClockFacts, permit_clock
 from outfall.law.s267_16_applicability import ProjectFacts
-from outfall.web.apps.permits.models import Application
+from outfall.web.apps.permits.models import Application, BoardAttendance, Decision, WaiverRequest
 
 
 def permit_clock_facts(application: Application) -> PermitClockFacts:
@@ -85,6 +85,7 @@ def permit_facts(application: Application, *, today: dt.date | None = None) -> P
     inspections = a.inspections.filter(done_on__isnull=False)
     final = inspections.filter(stage="final", passed=True).exists()
     easements = list(a.easements.all())
+    decision = a.decision if _has(a, "decision") else None
     return PermitFacts(
         town=a.town.slug,
         law_date=a.law_date,
@@ -105,8 +106,9 @@ def permit_facts(application: Application, *, today: dt.date | None = None) -> P
         hearing_closed_on=clock.hearing_closed_on,
         extended_to=clock.extended_to,
         waivers_pending=a.waivers.filter(granted__isnull=True).count(),
+        decision_tally=decision_tally(decision) if decision and not decision.issued else None,
         town_clerk_certified_constructive_approval=_has(a, "constructive_approval"),
-        surety_required=a.surety_required,
+        surety_required=bool(decision and decision.surety_required),
         surety_posted=_has(a, "surety"),
         inspections_done=tuple(i.stage for i in inspections if i.passed is not False),
         underground_drainage=a.underground_drainage,
@@ -117,6 +119,32 @@ def permit_facts(application: Application, *, today: dt.date | None = None) -> P
         easements_required=bool(easements),
         easements_recorded=bool(easements) and all(e.recorded_on for e in easements),
     )
+
+
+def vote_tally(application: Application, meeting: str, votes) -> dict[str, int]:
+    """The Board's vote on one matter counted from the records (never typed): the members present
+    at `meeting`, those of them recused, and the ayes, nays and abstentions among `votes` of the
+    members sitting — the counts `s267_18_procedure.board_vote` asks."""
+    present = list(application.board_attendance.filter(meeting=meeting))
+    recused = {p.member_id for p in present if p.recused}
+    cast = [v.vote for v in votes if v.member_id not in recused]
+    return {
+        "present": len(present),
+        "recused": len(recused),
+        "ayes": cast.count("yes"),
+        "nays": cast.count("no"),
+        "abstaining": cast.count("abstain"),
+    }
+
+
+def decision_tally(decision: Decision) -> dict[str, int]:
+    """The vote on the decision put to the Board, at its decision meeting (§ 267-18F)."""
+    return vote_tally(decision.application, BoardAttendance.Meeting.DECISION, decision.votes.all())
+
+
+def waiver_tally(waiver: WaiverRequest) -> dict[str, int]:
+    """The vote on a waiver request, at the close of the hearing (§ 267-23C)."""
+    return vote_tally(waiver.application, BoardAttendance.Meeting.HEARING_CLOSE, waiver.votes.all())
 
 
 def _has(obj, relation: str) -> bool:

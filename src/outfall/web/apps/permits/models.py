@@ -73,7 +73,6 @@ class Application(models.Model):
     om_plan = models.JSONField(
         default=dict, blank=True, help_text="the O&M plan's § 267-20A contents as filed"
     )
-    surety_required = models.BooleanField(default=False)
     underground_drainage = models.BooleanField(default=True)
     construction_started_on = models.DateField(null=True, blank=True)
     construction_completed_on = models.DateField(null=True, blank=True)
@@ -262,7 +261,12 @@ class Extension(models.Model):
 
 
 class Decision(models.Model):
-    """The Board's written decision (§ 267-18F): approve, approve with conditions, disapprove."""
+    """The Board's written decision (§ 267-18F): approve, approve with conditions, disapprove.
+
+    Recorded first as the motion put to the Board (`issued_on` empty), with its conditions and
+    whether surety is required (§ 267-21); the members' votes on it are `votes`. It issues only
+    once the law finds the vote carried; the tally is then counted from the votes, never typed.
+    """
 
     class Kind(models.TextChoices):
         APPROVE = "approve", "Approved"
@@ -273,22 +277,86 @@ class Decision(models.Model):
         Application, on_delete=models.CASCADE, related_name="decision"
     )
     kind = models.CharField(max_length=30, choices=Kind.choices)
-    voted_on = models.DateField()
+    voted_on = models.DateField(help_text="the day the Board meets to vote the decision")
     votes_for = models.PositiveSmallIntegerField(default=0)
     votes_against = models.PositiveSmallIntegerField(default=0)
+    votes_abstaining = models.PositiveSmallIntegerField(default=0)
     findings = models.TextField(blank=True)
-    conditions = models.TextField(blank=True)
+    surety_required = models.BooleanField(default=False)
+    surety_amount = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
+    issued_on = models.DateField(null=True, blank=True)
+    vote_determination = DeterminationField(help_text="the law's finding that the vote carried")
     filed_with_town_clerk_on = models.DateField(null=True, blank=True)
+
+    @property
+    def issued(self) -> bool:
+        return self.issued_on is not None
+
+
+class BoardAttendance(models.Model):
+    """A member present at a meeting of the Board on the case, and whether they stepped aside
+    (a recused member is present but does not sit, § 267-18F; the reading in legal-readings)."""
+
+    class Meeting(models.TextChoices):
+        HEARING_CLOSE = "hearing_close", "Close of the public hearing"
+        DECISION = "decision", "Decision meeting"
+
+    application = models.ForeignKey(
+        Application, on_delete=models.CASCADE, related_name="board_attendance"
+    )
+    meeting = models.CharField(max_length=20, choices=Meeting.choices)
+    member = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    recused = models.BooleanField(default=False)
+    recusal_reason = models.TextField(blank=True)
+    recorded_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["application", "meeting", "member"], name="present_once_per_meeting"
+            )
+        ]
 
 
 class BoardVote(models.Model):
-    """A member's vote on the decision."""
+    """A member's vote on the decision (§ 267-18F) or on a waiver request at the close of the
+    hearing (§ 267-23C); `recorded_by` is the member, or the clerk who recorded it for them."""
 
-    decision = models.ForeignKey(Decision, on_delete=models.CASCADE, related_name="votes")
+    class Vote(models.TextChoices):
+        YES = "yes", "Yes"
+        NO = "no", "No"
+        ABSTAIN = "abstain", "Abstain"
+
+    decision = optional_link(Decision, models.CASCADE, related_name="votes")
+    waiver = optional_link("WaiverRequest", models.CASCADE, related_name="votes")
     member = models.ForeignKey(USER, on_delete=models.PROTECT)
-    vote = models.CharField(
-        max_length=10, choices=[("yes", "Yes"), ("no", "No"), ("abstain", "Abstain")]
-    )
+    vote = models.CharField(max_length=10, choices=Vote.choices)
+    recorded_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(decision__isnull=False, waiver__isnull=True)
+                | models.Q(decision__isnull=True, waiver__isnull=False),
+                name="vote_on_one_matter",
+            ),
+            models.UniqueConstraint(
+                fields=["decision", "member"],
+                condition=models.Q(decision__isnull=False),
+                name="one_vote_per_member_on_decision",
+            ),
+            models.UniqueConstraint(
+                fields=["waiver", "member"],
+                condition=models.Q(waiver__isnull=False),
+                name="one_vote_per_member_on_waiver",
+            ),
+        ]
+
+    @property
+    def for_member(self) -> bool:
+        """Whether the clerk recorded this vote on the member's behalf."""
+        return self.recorded_by_id != self.member_id
 
 
 class ConstructiveApproval(models.Model):
@@ -306,15 +374,33 @@ class Permit(models.Model):
     application = models.OneToOneField(Application, on_delete=models.CASCADE, related_name="permit")
     number = models.CharField(max_length=30, unique=True)
     issued_on = models.DateField()
-    conditions = models.TextField(blank=True)
 
 
-class PreconstructionCondition(models.Model):
+class PermitCondition(models.Model):
+    """A numbered condition of the permit, tracked until met: set by the Board's decision
+    (§ 267-18F(2)) or added after it, each applying before construction, during it, or for the
+    life of the system (with the O&M plan, § 267-20)."""
+
+    class Phase(models.TextChoices):
+        BEFORE_CONSTRUCTION = "before_construction", "Before construction"
+        DURING_CONSTRUCTION = "during_construction", "During construction"
+        PERPETUAL = "perpetual", "Perpetual (for the life of the system)"
+
     application = models.ForeignKey(
-        Application, on_delete=models.CASCADE, related_name="preconstruction_conditions"
+        Application, on_delete=models.CASCADE, related_name="conditions"
     )
+    decision = optional_link(Decision, models.CASCADE, related_name="conditions")
+    number = models.PositiveSmallIntegerField()
+    phase = models.CharField(max_length=24, choices=Phase.choices)
     text = models.TextField()
     met_on = models.DateField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["application", "number"], name="condition_numbered_once"
+            )
+        ]
 
 
 class Surety(models.Model):

@@ -49,6 +49,7 @@ ACTIONS: dict[str, Rule] = {
     "extension.record": _rule(CLERK, citation="§ 267-18E"),
     "decision.record": _rule(CLERK, citation="§ 267-18F"),
     "decision.vote": _rule(BOARD, citation="§ 267-18F"),
+    "decision.vote_for_member": _rule(CLERK, citation="§ 267-18F"),
     "constructive_approval.certify": _rule(TOWN_CLERK, citation="§ 267-18G"),
     "permit.issue": _rule(CLERK, citation="§ 267-18G"),
     # Construction and completion (§ 267-18H–I, § 267-20B, § 267-21, § 267-22, § 267-24)

@@ -1,6 +1,7 @@
 """Permit URLs: the shared case pages plus each stage's own module of views, listed explicitly."""
 
 from outfall.web.apps.permits.views import (
+    board,
     cases,
     construction,
     files,
@@ -21,6 +22,7 @@ STAGE_VIEW_MODULES = (
     intake,
     packet,  # before hearing: its <step> route would take packet/
     hearing,
+    board,
     construction,
     files,
     public,

@@ -16,7 +16,7 @@ from outfall.web.apps.kit.forms import (
     text_area,
     yes_no,
 )
-from outfall.web.apps.permits.models import ChangeNotice, Surety
+from outfall.web.apps.permits.models import ChangeNotice, PermitCondition, Surety
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -38,6 +38,7 @@ class MultipleFileField(forms.FileField):
 
 
 class ConditionForm(AccessibleForm):
+    phase = radio("Applies", PermitCondition.Phase.choices)
     text = text_area("Condition", rows=3)
 
 

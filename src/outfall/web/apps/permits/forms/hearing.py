@@ -10,8 +10,15 @@ from functools import partial
 from django import forms
 from django.utils import timezone
 
-from outfall.web.apps.kit.forms import DATE, AccessibleForm, checkbox, date_field, radio
-from outfall.web.apps.permits.models import Decision
+from outfall.web.apps.kit.forms import (
+    DATE,
+    AccessibleForm,
+    checkbox,
+    date_field,
+    radio,
+    text_area,
+)
+from outfall.web.apps.permits.models import Decision, PermitCondition
 
 TIME = forms.TimeInput(attrs={"type": "time"}, format="%H:%M")
 
@@ -64,34 +71,12 @@ class ContinueHearingForm(AccessibleForm):
         return _when(self.cleaned_data["continued_date"], self.cleaned_data["continued_time"])
 
 
-VOTE_CHOICES = [("granted", "Grant"), ("denied", "Deny")]
-
-
 class CloseHearingForm(AccessibleForm):
-    """Closing the hearing votes every pending waiver request (§ 267-23C)."""
+    """Closing the hearing settles every pending waiver request by the Board's votes at the
+    close (§ 267-23C), counted from the members' votes, never typed."""
 
     closed_on = _date("Closed on", help_text="Waivers are voted on this date (§ 267-23C).")
     minutes = forms.CharField(label="Minutes", widget=forms.Textarea, required=False)
-
-    def __init__(self, *args, waivers=(), **kwargs):
-        self.waivers = list(waivers)
-        fields = {}
-        for waiver in self.waivers:
-            fields[f"waiver_{waiver.pk}"] = radio(
-                f"Waiver of {waiver.requirement}", VOTE_CHOICES, help_text=waiver.reasons[:300]
-            )
-        super().__init__(*args, **kwargs)
-        for name, field in fields.items():
-            self.fields[name] = field
-            self.fields[name].widget.attrs["aria-describedby"] = f"id_{name}_help"
-
-    @property
-    def waiver_votes(self) -> dict[int, bool]:
-        return {
-            w.pk: self.cleaned_data[f"waiver_{w.pk}"] == "granted"
-            for w in self.waivers
-            if self.cleaned_data.get(f"waiver_{w.pk}")
-        }
 
 
 class ExtensionForm(AccessibleForm):
@@ -99,19 +84,100 @@ class ExtensionForm(AccessibleForm):
     extended_to = _date("Final action extended to")
 
 
+CONDITION_ROWS = 5
+"""Blank condition rows the decision page offers without script (more are added in the page)."""
+
+
 class DecisionForm(AccessibleForm):
-    kind = forms.ChoiceField(label="Decision", choices=Decision.Kind.choices)
-    voted_on = _date("Voted on")
-    votes_for = forms.IntegerField(label="Votes for", min_value=0, max_value=20)
-    votes_against = forms.IntegerField(label="Votes against", min_value=0, max_value=20)
-    findings = forms.CharField(label="Findings", widget=forms.Textarea, required=False)
-    conditions = forms.CharField(
-        label="Conditions", widget=forms.Textarea, required=False, help_text="One per line."
+    """The decision put to the Board: the action, the day it votes, findings, the numbered
+    conditions (several rows at once, each with its phase; a blank row is ignored) and whether
+    surety is required and how much (§ 267-18F, § 267-21)."""
+
+    kind = radio("Decision moved", Decision.Kind.choices)
+    voted_on = _date("The Board votes on", help_text="The day of the Board's decision meeting.")
+    findings = text_area("Findings", required=False)
+    surety_required = checkbox("The Board requires surety before land disturbance (§ 267-21)")
+    surety_amount = forms.DecimalField(
+        label="Surety amount (USD)",
+        max_digits=12,
+        decimal_places=2,
+        min_value=0,
+        required=False,
+        help_text="The amount the Board deems sufficient to complete the work.",
     )
+
+    def __init__(self, *args, rows: int = CONDITION_ROWS, **kwargs):
+        super().__init__(*args, **kwargs)
+        posted = [
+            int(k.split("_")[1])
+            for k in (self.data or {})
+            if k.startswith("condition_") and k.endswith("_text") and k.split("_")[1].isdigit()
+        ]
+        self.row_count = max([rows, *posted])
+        for n in range(1, self.row_count + 1):
+            self.fields[f"condition_{n}_phase"] = forms.ChoiceField(
+                label=f"Condition {n} applies",
+                choices=PermitCondition.Phase.choices,
+                required=False,
+                initial=PermitCondition.Phase.BEFORE_CONSTRUCTION,
+            )
+            self.fields[f"condition_{n}_text"] = forms.CharField(
+                label=f"Condition {n}",
+                required=False,
+                widget=forms.Textarea(attrs={"rows": 2}),
+            )
+        self.describe_help()
+
+    @property
+    def condition_rows(self) -> list[tuple]:
+        """Each row's bound fields, for the page's table of conditions."""
+        return [
+            (n, self[f"condition_{n}_phase"], self[f"condition_{n}_text"])
+            for n in range(1, self.row_count + 1)
+        ]
+
+    @property
+    def conditions(self) -> list[tuple[str, str]]:
+        """The rows typed, in order: (phase, text); blank rows left out."""
+        d = self.cleaned_data
+        rows = []
+        for n in range(1, self.row_count + 1):
+            text = (d.get(f"condition_{n}_text") or "").strip()
+            if text:
+                rows.append((d.get(f"condition_{n}_phase") or "before_construction", text))
+        return rows
+
+
+VOTE_CHOICES = [("yes", "Yes"), ("no", "No"), ("abstain", "Abstain")]
 
 
 class BoardVoteForm(AccessibleForm):
-    vote = radio("Your vote", [("yes", "Yes"), ("no", "No"), ("abstain", "Abstain")])
+    """A member's votes on every question before the Board now, or their recusal with its
+    reason; `members` (for the clerk) asks whose vote it is."""
+
+    recused = checkbox("I step aside from this case (recusal)")
+    recusal_reason = text_area("Reason for stepping aside", required=False, rows=2)
+
+    def __init__(self, *args, matters=(), members=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.matters = list(matters)
+        fields = {}
+        if members is not None:
+            fields["member"] = forms.ModelChoiceField(
+                label="Member whose vote this is", queryset=members, empty_label=None
+            )
+            fields["member"].label_from_instance = lambda u: u.get_full_name() or u.username
+            self.fields["recused"].label = "The member steps aside from this case (recusal)"
+        for matter in self.matters:
+            fields[matter.key] = radio(
+                f"{matter.label} ({matter.section})", VOTE_CHOICES, required=False
+            )
+        self.fields = {**fields, **self.fields}
+        self.describe_help()
+
+    @property
+    def votes(self) -> dict[str, str]:
+        return {m.key: self.cleaned_data.get(m.key) or "" for m in self.matters}
 
 
 class DecisionFilingForm(AccessibleForm):

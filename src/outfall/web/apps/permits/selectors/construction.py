@@ -34,6 +34,7 @@ from outfall.web.apps.permits.models import (
     Certificate,
     GeneratedDocument,
     Inspection,
+    PermitCondition,
     Surety,
     Upload,
 )
@@ -76,10 +77,10 @@ class Step:
 
 STEPS: dict[str, Step] = {
     "condition_add": Step(
-        "preconstruction.manage", BUILDING, "§ 267-18F(2)", "Add a pre-construction condition"
+        "preconstruction.manage", BUILDING, "§ 267-18F(2)", "Add a condition of the permit"
     ),
     "condition_met": Step(
-        "preconstruction.manage", BUILDING, "§ 267-18F(2)", "Record a condition as met"
+        "preconstruction.manage", THROUGH_CLOSE, "§ 267-18F(2)", "Record a condition as met"
     ),
     "surety_post": Step("surety.manage", BUILDING, "§ 267-21", "Record the surety posted"),
     "surety_counsel": Step(
@@ -349,7 +350,11 @@ def construction_record(user, application: Application) -> dict:
     return {
         "application": application,
         "after_approval": application.state in THROUGH_CLOSE,
-        "conditions": application.preconstruction_conditions.order_by("pk"),
+        "conditions": conditions_in_phase(application, PermitCondition.Phase.BEFORE_CONSTRUCTION),
+        "construction_conditions": conditions_in_phase(
+            application, PermitCondition.Phase.DURING_CONSTRUCTION
+        ),
+        "decision": decided(application),
         "surety": surety,
         "surety_releases": surety.releases.order_by("released_on", "pk") if surety else [],
         "surety_held": surety_held(surety),
@@ -371,6 +376,17 @@ def construction_record(user, application: Application) -> dict:
             for key in STEPS
         },
     }
+
+
+def decided(application: Application):
+    """The Board's issued decision, or None (nothing carries forward from a motion)."""
+    decision = getattr(application, "decision", None)
+    return decision if decision is not None and decision.issued else None
+
+
+def conditions_in_phase(application: Application, phase: str):
+    """The permit's conditions that apply in `phase`, by number (§ 267-18F(2))."""
+    return application.conditions.filter(phase=phase).order_by("number")
 
 
 def construction_documents(user, application: Application):

@@ -25,6 +25,11 @@ from outfall.web.apps.permits.models import (
     Hearing,
 )
 from outfall.web.apps.permits.policy import can
+from outfall.web.apps.permits.selectors.board import (
+    board_business,
+    board_record,
+    is_board_member,
+)
 from outfall.web.apps.permits.selectors.visibility import (
     application_list_public,
     application_list_visible_to,
@@ -143,8 +148,10 @@ PANEL_ACTIONS = (
     ("continue", "hearing.manage", "continue_hearing"),
     ("close", "hearing.manage", "close_hearing"),
     ("extension", "extension.record", None),
-    ("decision", "decision.record", "approve"),
+    ("decision", "decision.record", None),
+    ("issue", "decision.record", None),
     ("vote", "decision.vote", None),
+    ("vote_for_member", "decision.vote_for_member", None),
     ("file", "decision.record", None),
     ("permit", "permit.issue", "issue_permit"),
     ("constructive", "constructive_approval.certify", "certify_constructive_approval"),
@@ -155,8 +162,10 @@ PANEL_LABELS = {
     "continue": ("Continue the hearing", "§ 267-18E"),
     "close": ("Close the hearing and vote waivers", "§ 267-23C"),
     "extension": ("Record an agreed extension", "§ 267-18E"),
-    "decision": ("Record the decision", "§ 267-18F"),
+    "decision": ("Put the decision to the Board", "§ 267-18F"),
+    "issue": ("Issue the decision the Board voted", "§ 267-18F"),
     "vote": ("Record your vote", "§ 267-18F"),
+    "vote_for_member": ("Record a member's vote", "§ 267-18F"),
     "file": ("File the decision with the Town Clerk", "§ 267-18F"),
     "permit": ("Issue the permit", "§ 267-18G"),
     "constructive": ("Certify approval by failure to act", "§ 267-18G"),
@@ -177,9 +186,19 @@ def _given_by_the_form(key: str, facts: PermitFacts):
     return facts
 
 
+BOARD_PAGES = {
+    "notice": "permits:hearing_notice_page",
+    "vote": "permits:board_vote",
+    "vote_for_member": "permits:board_vote_for_member",
+    "decision": "permits:decision_put",
+    "issue": "permits:decision_issue",
+}
+"""The panel's steps with pages of their own; the others are hearing steps."""
+
+
 def _panel_url(application: Application, key: str) -> str:
-    if key == "notice":
-        return reverse("permits:hearing_notice_page", args=[application.pk])
+    if key in BOARD_PAGES:
+        return reverse(BOARD_PAGES[key], args=[application.pk])
     return reverse("permits:hearing_step", kwargs={"pk": application.pk, "step": key})
 
 
@@ -225,6 +244,7 @@ def hearing_panel(user, application: Application) -> dict:
     if not staff_view:
         documents = documents.filter(public=True)
     may = {key: can(user, action, application) for key, action, _ in PANEL_ACTIONS}
+    business = board_business(application)
     open_blockers = []
     if may["open"] and state == PermitState.HEARING_SCHEDULED:
         open_blockers = blockers("open_hearing", application.state, permit_facts(application))
@@ -235,9 +255,14 @@ def hearing_panel(user, application: Application) -> dict:
         "continue": state == PermitState.HEARING_OPEN,
         "close": state == PermitState.HEARING_OPEN,
         "extension": state == PermitState.HEARING_CLOSED,
-        "decision": state == PermitState.HEARING_CLOSED and decision is None,
-        "vote": decision is not None and state != PermitState.CONSTRUCTIVELY_APPROVED,
-        "file": decision is not None and decision.filed_with_town_clerk_on is None,
+        "decision": state == PermitState.HEARING_CLOSED
+        and (decision is None or not decision.votes.exists()),
+        "issue": state == PermitState.HEARING_CLOSED and decision is not None,
+        "vote": business.open and is_board_member(user, application.town),
+        "vote_for_member": business.open,
+        "file": decision is not None
+        and decision.issued
+        and decision.filed_with_town_clerk_on is None,
         "permit": state
         in (
             PermitState.APPROVED,
@@ -260,7 +285,8 @@ def hearing_panel(user, application: Application) -> dict:
         "sessions": list(hearing.sessions.order_by("held_on", "id")) if hearing else [],
         "waivers": list(application.waivers.order_by("submitted_on", "id")),
         "decision": decision,
-        "board_votes": list(decision.votes.select_related("member")) if decision else [],
+        "business": business,
+        "board": board_record(application),
         "permit": related_or_none(application, "permit"),
         "constructive": related_or_none(application, "constructive_approval"),
         "extensions": list(application.extensions.order_by("agreed_on", "id")),
@@ -272,6 +298,7 @@ def hearing_panel(user, application: Application) -> dict:
         "documents": list(documents),
         "actions": {key: key in open_keys for key in may},
         "offers": offers,
+        "staff_view": staff_view,
         "shows_anything": application.complete_on is not None or hearing is not None,
     }
 

@@ -12,8 +12,18 @@ import datetime as dt
 from django.utils import timezone
 
 from outfall.compliance.lifecycle import PermitState
-from outfall.web.apps.permits.models import Application, OMObligation, ResponsibleParty
-from outfall.web.apps.permits.selectors.construction import Step, step_available, step_blockers
+from outfall.web.apps.permits.models import (
+    Application,
+    OMObligation,
+    PermitCondition,
+    ResponsibleParty,
+)
+from outfall.web.apps.permits.selectors.construction import (
+    Step,
+    conditions_in_phase,
+    step_available,
+    step_blockers,
+)
 
 S = PermitState
 OM_STATES = tuple(s for s in PermitState if s not in (S.DRAFT, S.WITHDRAWN, S.DISAPPROVED))
@@ -96,6 +106,8 @@ def om_record(user, application: Application, *, today: dt.date | None = None) -
         "amendments": application.om_amendments.order_by("agreed_on", "pk"),
         "obligations": obligations,
         "can": {key: step_available(user, application, key, steps=OM_STEPS) for key in OM_STEPS},
+        "perpetual_conditions": conditions_in_phase(application, PermitCondition.Phase.PERPETUAL),
+        "may_mark_condition": step_available(user, application, "condition_met"),
     }
 
 

@@ -137,7 +137,7 @@ def document_context_sample(town, kind: str) -> dict:
         explanation="sample notice deadline",
         moved_because=None,
     )
-    permit = _s(number="SMP-SAMPLE-P1", issued_on=today, conditions="Sample condition.")
+    permit = _s(number="SMP-SAMPLE-P1", issued_on=today)
     reasons = [_s(citation=DOCUMENT_KINDS[kind].section, text="Sample reason for the step.")]
     per_kind = {
         "hearing_notice": {"hearing": hearing, "hearing_at": hearing_at, "notice_by": notice_by},
@@ -176,16 +176,32 @@ def document_context_sample(town, kind: str) -> dict:
                 kind="approve_with_conditions",
                 get_kind_display="Approved with conditions",
                 voted_on=today,
-                votes_for=4,
+                votes_for=3,
                 votes_against=1,
+                votes_abstaining=0,
                 findings="Sample findings.",
-                conditions="Sample condition.",
+                surety_required=True,
+                surety_amount="25000.00",
                 filed_with_town_clerk_on=None,
             ),
+            "conditions": [_s(number=1, phase="Before construction", text="Sample condition.")],
+            "members_present": [
+                _s(name="Sample Member", recused=False, recusal_reason=""),
+                _s(name="Sample Recused", recused=True, recusal_reason="Sample reason."),
+            ],
+            "member_votes": [_s(name="Sample Member", vote="Yes", recorded_for_member=False)],
+            "close_present": [_s(name="Sample Member", recused=False, recusal_reason="")],
             "permit": permit,
             "hearing": hearing,
             "waivers": [
-                _s(requirement="Sample requirement", reasons="", granted=True, voted_on=today)
+                _s(
+                    requirement="Sample requirement",
+                    reasons="",
+                    granted=True,
+                    voted_on=today,
+                    votes="Sample Member: Yes",
+                    tally="1 yes, 0 no, 0 abstaining",
+                )
             ],
             "constructive": None,
             "citation": "§ 267-18F(2)",

@@ -42,7 +42,7 @@ from outfall.web.apps.permits.models import (
     DeterminationRecord,
     Easement,
     Inspection,
-    PreconstructionCondition,
+    PermitCondition,
     Surety,
     SuretyRelease,
     Upload,
@@ -181,29 +181,57 @@ def _store_upload(application, uploaded, content: bytes, content_type: str, *, k
     return upload
 
 
-# --- pre-construction conditions ------------------------------------------------------------
+# --- the permit's conditions ---------------------------------------------------------------
 
 
-def condition_add(application: Application, *, text: str, actor) -> PreconstructionCondition:
-    """Add a condition that must be met before construction starts (§ 267-18F(2))."""
+def condition_add(
+    application: Application, *, text: str, phase: str = "before_construction", actor
+) -> PermitCondition:
+    """Add a condition of the permit after the decision, numbered after the last (§ 267-18F(2))."""
     if not text.strip():
         raise InputError("text", text, "a condition needs its wording", "§ 267-18F(2)")
+    if phase not in PermitCondition.Phase.values:
+        raise InputError("phase", phase, "choose when the condition applies", "§ 267-18F(2)")
     with step_write(application, "condition_add", actor) as step:
-        condition = PreconstructionCondition.objects.create(application=step.application, text=text)
-        summary = f"Pre-construction condition added: {text[:120]}"
+        condition = conditions_create(step.application, [(phase, text)])[0]
+        summary = (
+            f"Condition {condition.number} added ({condition.get_phase_display()}): {text[:120]}"
+        )
         step.audit(condition, "condition.add", summary, public=True)
     return condition
 
 
-def condition_mark_met(
-    condition: PreconstructionCondition, *, met_on: dt.date, actor
-) -> PreconstructionCondition:
-    """Record the date a pre-construction condition was met."""
+def conditions_create(application: Application, rows, *, decision=None) -> list[PermitCondition]:
+    """The conditions `rows` (phase, text) of the application, numbered on after its last one;
+    inside the caller's transaction, the application locked."""
+    last = application.conditions.order_by("-number").values_list("number", flat=True).first()
+    created = []
+    for offset, (phase, text) in enumerate(rows, start=1):
+        created.append(
+            PermitCondition.objects.create(
+                application=application,
+                decision=decision,
+                number=(last or 0) + offset,
+                phase=phase,
+                text=text.strip(),
+            )
+        )
+    return created
+
+
+def condition_mark_met(condition: PermitCondition, *, met_on: dt.date, actor) -> PermitCondition:
+    """Record the date a condition of the permit was met (§ 267-18F(2))."""
     with step_write(condition.application, "condition_met", actor) as step:
+        not_before("met_on", met_on, _decided_on(step.application), "the decision", "§ 267-18F(2)")
         condition, change = _date_once(condition, "met_on", met_on, "met")
-        summary = f"Pre-construction condition met on {met_on.isoformat()}"
+        summary = f"Condition {condition.number} met on {met_on.isoformat()}: {condition.text[:80]}"
         step.audit(condition, "condition.met", summary, public=True, **change)
     return condition
+
+
+def _decided_on(application: Application) -> dt.date | None:
+    decision = getattr(application, "decision", None)
+    return decision.voted_on if decision is not None else None
 
 
 # --- surety (§ 267-21) ----------------------------------------------------------------------
@@ -229,6 +257,14 @@ def surety_post(
         raise InputError("form", form, det.reasons[-1].text, "§ 267-21")
     if amount is None or amount <= 0:
         raise InputError("amount", amount, "the security must be a positive amount", "§ 267-21")
+    decision = getattr(application, "decision", None)
+    if decision is not None and decision.surety_required and amount < decision.surety_amount:
+        raise InputError(
+            "amount",
+            f"{amount:,.2f}",
+            f"the Board's decision requires ${decision.surety_amount:,.2f}",
+            "§ 267-21",
+        )
     with step_write(application, "surety_post", actor) as step:
         application = step.application
         if Surety.objects.filter(application=application).exists():
@@ -367,9 +403,16 @@ def construction_start(application: Application, *, started_on: dt.date, actor) 
             reasons.append(
                 Reason("§ 267-21", "Town Counsel has not approved the form of the surety")
             )
-        for condition in application.preconstruction_conditions.filter(met_on__isnull=True):
+        unmet = application.conditions.filter(
+            phase=PermitCondition.Phase.BEFORE_CONSTRUCTION, met_on__isnull=True
+        )
+        for condition in unmet.order_by("number"):
             reasons.append(
-                Reason("§ 267-18F(2)", f"pre-construction condition not met: {condition.text}")
+                Reason(
+                    "§ 267-18F(2)",
+                    f"condition {condition.number}, to be met before construction, is not met: "
+                    f"{condition.text}",
+                )
             )
         _refuse("start_construction", application, reasons)
         permit = getattr(application, "permit", None)

@@ -8,6 +8,7 @@ section and sends its e-mails only after commit.
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -15,13 +16,17 @@ from django.utils import timezone
 
 from outfall.kernel.errors import InputError
 from outfall.law import s267_18_procedure, s267_23_waivers
+from outfall.law.determination import Reason
 from outfall.web.apps.core.roles import Role
+from outfall.web.apps.kit.locks import lock_row
 from outfall.web.apps.kit.mail import mail_on_commit
+from outfall.web.apps.kit.refusals import Refused
+from outfall.web.apps.kit.snapshots import determination_snapshot
+from outfall.web.apps.kit.writes import save_fields
 from outfall.web.apps.permits.documents import document_generate
 from outfall.web.apps.permits.facts import permit_clock_for
 from outfall.web.apps.permits.models import (
     Application,
-    BoardVote,
     ConstructiveApproval,
     Decision,
     DeterminationRecord,
@@ -30,21 +35,30 @@ from outfall.web.apps.permits.models import (
     Hearing,
     HearingSession,
     Permit,
+    PermitCondition,
     TownClerkFiling,
 )
 from outfall.web.apps.permits.policy import require
+from outfall.web.apps.permits.selectors.board import (
+    board_record,
+    decision_matter,
+    member_name,
+    waiver_matter,
+)
 from outfall.web.apps.permits.selectors.hearing import (
     clock_deadline,
     hearing_clock,
     hearing_local_date,
     related_or_none,
 )
+from outfall.web.apps.permits.services.construction import conditions_create
 from outfall.web.apps.permits.services.steps import CaseWrite, case_write
 from outfall.web.apps.permits.services.transitions import application_transition
 
 HEARING = "§ 267-18E"
 ACTIONS = "§ 267-18F"
 INACTION = "§ 267-18G"
+SURETY = "§ 267-21"
 WAIVER_VOTE = "§ 267-23C"
 DECISION_STEPS = {
     Decision.Kind.APPROVE: ("approve", "§ 267-18F(1)"),
@@ -77,10 +91,14 @@ def _hearing_of(application: Application) -> Hearing:
     return hearing
 
 
-def _decision_of(application: Application) -> Decision:
+def _decision_of(application: Application, *, issued: bool = False) -> Decision:
     decision = related_or_none(application, "decision")
     if decision is None:
-        raise InputError("decision", None, "the Board's decision is not recorded yet", ACTIONS)
+        raise InputError("decision", None, "no decision has been put to the Board", ACTIONS)
+    if issued and not decision.issued:
+        raise InputError(
+            "decision", decision.kind, "the decision has not issued: the Board's vote", ACTIONS
+        )
     return decision
 
 
@@ -402,40 +420,53 @@ def hearing_close(
     application: Application,
     *,
     closed_on: dt.date,
-    waiver_votes: dict[int, bool] | None = None,
     minutes: str = "",
     actor,
 ) -> Hearing:
-    """Close the hearing, voting every pending waiver request at the close (§ 267-23C); the
-    21 days for final action start to run (§ 267-18E)."""
+    """Close the hearing, settling every pending waiver request by the Board's votes at the
+    close (§ 267-23C): each is granted when the law finds its vote carried under the town's
+    quorum and majority rule, else denied; no quorum, or a member present who has not voted,
+    refuses the close with every reason. The 21 days for final action start to run
+    (§ 267-18E)."""
     write = case_write(actor, "hearing.manage", application)
     hearing = _hearing_of(application)
-    votes = waiver_votes or {}
     pending = list(application.waivers.filter(granted__isnull=True).order_by("id"))
     if pending:
         require(actor, "waiver.vote", application)
     _not_in_future("closed_on", closed_on)
     _not_before("closed_on", closed_on, _last_sitting(hearing), "the last sitting", HEARING)
-    for waiver in pending:
-        if waiver.pk not in votes:
-            raise InputError(
-                f"waiver_{waiver.pk}",
-                None,
-                f"the waiver request on '{waiver.requirement}' must be voted at the close",
-                WAIVER_VOTE,
-            )
     with transaction.atomic():
-        for waiver in pending:
+        lock_row(application)
+        matters = [waiver_matter(application, w) for w in pending]
+        refused = [
+            Reason(m.section, f"{m.label}: the vote cannot be counted yet — {m.problem}")
+            for m in matters
+            if m.determination is None
+        ]
+        refused += [
+            r
+            for m in matters
+            if m.determination is not None and not m.determination.outcome.quorum
+            for r in m.determination.reasons
+        ]
+        if refused:
+            raise Refused(refused)
+        for matter in matters:
+            waiver, vote = matter.record, matter.determination
             timely = s267_23_waivers.waiver_vote_timely(
                 closed_on, closed_on, as_of=application.law_date, town=application.town.slug
             )
-            waiver.granted = votes[waiver.pk]
+            waiver.granted = vote.outcome.carried
             waiver.voted_on = closed_on
             waiver.save(update_fields=["granted", "voted_on"])
+            DeterminationRecord.record(vote, application=application)
             DeterminationRecord.record(timely, application=application)
+            t = matter.tally
             summary = (
                 f"Waiver of '{waiver.requirement}' "
-                f"{'granted' if waiver.granted else 'denied'} at the close of the hearing"
+                f"{'granted' if waiver.granted else 'denied'} at the close of the hearing: "
+                f"{t['ayes']} yes, {t['nays']} no, {t['abstaining']} abstaining, "
+                f"{t['recused']} recused"
             )
             write.audit(
                 waiver,
@@ -445,6 +476,7 @@ def hearing_close(
                 public=True,
                 granted=[None, waiver.granted],
                 voted_on=[None, closed_on],
+                tally=t,
             )
         session = _sitting(hearing, closed_on, minutes)
         session.continued_to = None
@@ -522,66 +554,158 @@ def extension_record(
 # ---- the decision and the permit (§ 267-18F, § 267-18G) ----
 
 
+def _final_action_in_time(application: Application, voted_on: dt.date) -> None:
+    """Refuse a decision voted after the time for final action ran: the application then stands
+    approved by the Board's failure to act (§ 267-18G)."""
+    decision_by = clock_deadline(hearing_clock(application), "decision_by")
+    if decision_by is None:
+        return
+    late = s267_18_procedure.constructive_approval(
+        decision_by.due,
+        voted_on,
+        False,
+        as_of=max(voted_on, application.law_date),
+        town=application.town.slug,
+    )
+    if late.outcome["approved_by_inaction"]:
+        raise InputError(
+            "voted_on",
+            _iso(voted_on),
+            f"the time for final action ended on {_iso(decision_by.due)}; the application "
+            "stands approved by the Board's failure to act and the Town Clerk may certify it",
+            INACTION,
+        )
+
+
+def _conditions_checked(conditions, citation: str) -> list[tuple[str, str]]:
+    rows = []
+    for n, (phase, text) in enumerate(conditions, start=1):
+        if phase not in PermitCondition.Phase.values:
+            raise InputError(f"condition_{n}", phase, "choose when the condition applies", citation)
+        if text.strip():
+            rows.append((phase, text.strip()))
+    return rows
+
+
 def decision_record(
     application: Application,
     *,
     kind: str,
     voted_on: dt.date,
-    votes_for: int,
-    votes_against: int,
     findings: str = "",
-    conditions: str = "",
+    conditions: list[tuple[str, str]] = (),
+    surety_required: bool = False,
+    surety_amount: Decimal | None = None,
     actor,
 ) -> Decision:
-    """The Board's written final action (§ 267-18F(1)–(3)), within the time for it; once that time
-    has run the application stands approved instead (§ 267-18G)."""
-    require(actor, "decision.record", application)
+    """Put the decision to the Board (§ 267-18F(1)–(3)): the action moved, the day the Board
+    votes it, its findings, its numbered conditions, each with its phase, and whether surety is
+    required and how much (§ 267-21). It issues only once the Board's vote carries
+    (`decision_issue`); until a member has voted on it the clerk may put it again, which
+    replaces it."""
+    write = case_write(actor, "decision.record", application)
     hearing = _hearing_of(application)
-    if related_or_none(application, "decision") is not None:
-        raise InputError("kind", kind, "the Board's decision is already recorded", ACTIONS)
     kind = Decision.Kind(kind)
-    step, citation = DECISION_STEPS[kind]
-    _not_in_future("voted_on", voted_on)
+    citation = DECISION_STEPS[kind][1]
+    if application.state != "hearing_closed":
+        raise InputError(
+            "kind", kind.value, "the decision is put to the Board after the hearing closes", HEARING
+        )
     _not_before("voted_on", voted_on, hearing.closed_on, "the hearing closed", HEARING)
-    if kind == Decision.Kind.APPROVE_WITH_CONDITIONS and not conditions.strip():
-        raise InputError("conditions", conditions, "state the Board's conditions", citation)
+    rows = _conditions_checked(conditions, citation)
+    if kind == Decision.Kind.APPROVE_WITH_CONDITIONS and not rows:
+        raise InputError("condition_1", "", "state the Board's conditions", citation)
+    if kind != Decision.Kind.APPROVE_WITH_CONDITIONS and rows:
+        raise InputError(
+            "kind", kind.value, "conditions go with an approval with conditions", citation
+        )
     if kind == Decision.Kind.DISAPPROVE and not findings.strip():
         raise InputError(
             "findings", findings, "state why the plan does not meet § 267-19", citation
         )
-    if kind != Decision.Kind.DISAPPROVE and votes_for <= votes_against:
+    if surety_required and (surety_amount is None or surety_amount <= 0):
         raise InputError(
-            "votes_for",
-            votes_for,
-            f"an approval needs more votes for than against ({votes_against})",
+            "surety_amount",
+            surety_amount,
+            "give the amount the Board deems sufficient to complete the work",
+            SURETY,
         )
-    clock = hearing_clock(application)
-    decision_by = clock_deadline(clock, "decision_by")
-    if decision_by is not None:
-        late = s267_18_procedure.constructive_approval(
-            decision_by.due,
-            voted_on,
-            False,
-            as_of=max(voted_on, application.law_date),
-            town=application.town.slug,
-        )
-        if late.outcome["approved_by_inaction"]:
-            raise InputError(
-                "voted_on",
-                _iso(voted_on),
-                f"the time for final action ended on {_iso(decision_by.due)}; the application "
-                "stands approved by the Board's failure to act and the Town Clerk may certify it",
-                INACTION,
-            )
+    if kind == Decision.Kind.DISAPPROVE and surety_required:
+        raise InputError("surety_required", True, "surety secures permitted work", SURETY)
+    _final_action_in_time(application, voted_on)
     with transaction.atomic():
+        lock_row(application)
+        before = related_or_none(application, "decision")
+        if before is not None:
+            if before.issued or before.votes.exists():
+                raise InputError(
+                    "kind",
+                    kind.value,
+                    "members have voted on the decision put to the Board; it stands as put",
+                    ACTIONS,
+                )
+            before.delete()
         decision = Decision.objects.create(
             application=application,
             kind=kind,
             voted_on=voted_on,
-            votes_for=votes_for,
-            votes_against=votes_against,
             findings=findings.strip(),
-            conditions=conditions.strip(),
+            surety_required=surety_required,
+            surety_amount=surety_amount if surety_required else None,
+        )
+        created = conditions_create(application, rows, decision=decision)
+        surety = f"; surety of ${surety_amount:,.2f} required" if surety_required else ""
+        write.audit(
+            decision,
+            "decision.put_to_vote",
+            f"Decision put to the Board for {_iso(voted_on)}: {decision.get_kind_display()}, "
+            f"{len(created)} condition(s){surety}",
+            section=citation,
+            kind=kind.value,
+            voted_on=voted_on,
+            conditions=[f"{c.number}. ({c.get_phase_display()}) {c.text}" for c in created],
+            surety_required=surety_required,
+            surety_amount=surety_amount if surety_required else None,
+            replaced=before is not None,
+        )
+    return decision
+
+
+def decision_issue(application: Application, *, issued_on: dt.date, actor) -> Decision:
+    """Issue the decision put to the Board once its vote carried: the tally is counted from the
+    members' votes and the law decides whether it carried under the town's rule (the lifecycle
+    refuses otherwise, with every reason); the written decision is produced (§ 267-18F)."""
+    write = case_write(actor, "decision.record", application)
+    decision = _decision_of(application)
+    if decision.issued:
+        raise InputError("decision", decision.kind, "the decision has already issued", ACTIONS)
+    step, citation = DECISION_STEPS[Decision.Kind(decision.kind)]
+    _not_in_future("issued_on", issued_on)
+    _not_before("issued_on", issued_on, decision.voted_on, "the Board's meeting", ACTIONS)
+    _final_action_in_time(application, decision.voted_on)
+    with transaction.atomic():
+        lock_row(application)
+        matter = decision_matter(application, decision)
+        tally = matter.tally
+        application_transition(
+            application,
+            step,
+            actor=actor,
+            summary=(
+                f"Board decision of {_iso(decision.voted_on)}: {decision.get_kind_display()} "
+                f"({tally['ayes']} yes, {tally['nays']} no, {tally['abstaining']} abstaining, "
+                f"{tally['recused']} recused)"
+            ),
+            extra={"decision": decision.kind, "tally": tally},
+        )
+        DeterminationRecord.record(matter.determination, application=application)
+        save_fields(
+            decision,
+            issued_on=issued_on,
+            votes_for=tally["ayes"],
+            votes_against=tally["nays"],
+            votes_abstaining=tally["abstaining"],
+            vote_determination=determination_snapshot(matter.determination),
         )
         document_generate(
             application,
@@ -589,50 +713,84 @@ def decision_record(
             actor=actor,
             context=_decision_context(application, decision, None),
         )
-        application_transition(
-            application,
-            step,
-            actor=actor,
-            summary=f"Board decision of {_iso(voted_on)}: {decision.get_kind_display()}",
-            extra={"decision": kind.value, "votes": [votes_for, votes_against]},
+        write.audit(
+            decision,
+            "decision.issued",
+            f"Written decision issued: {decision.get_kind_display()}",
+            section=citation,
+            public=True,
+            tally=tally,
         )
         mail_on_commit(
             f"{application.number}: decision of the Planning Board",
-            f"On {_iso(voted_on)} the Board voted: {decision.get_kind_display()} ({citation}). "
-            "The written decision will be filed with the Town Clerk.",
+            f"On {_iso(decision.voted_on)} the Board voted: {decision.get_kind_display()} "
+            f"({citation}). The written decision will be filed with the Town Clerk.",
             [application.applicant.email],
             about=application,
         )
     return decision
 
 
+def _present(attendance) -> list[dict]:
+    return [
+        {"name": member_name(p.member), "recused": p.recused, "recusal_reason": p.recusal_reason}
+        for p in attendance
+    ]
+
+
+def _member_votes(votes) -> list[dict]:
+    return [
+        {
+            "name": member_name(v.member),
+            "vote": v.get_vote_display(),
+            "recorded_for_member": v.for_member,
+        }
+        for v in votes
+    ]
+
+
+def _waiver_row(application, waiver) -> dict:
+    matter = waiver_matter(application, waiver)
+    t = matter.tally
+    return {
+        "requirement": waiver.requirement,
+        "reasons": waiver.reasons,
+        "granted": waiver.granted,
+        "voted_on": waiver.voted_on,
+        "votes": "; ".join(
+            f"{v['name']}: {v['vote']}"
+            + (" (recorded by the clerk)" if v["recorded_for_member"] else "")
+            for v in _member_votes(matter.votes)
+        ),
+        "tally": f"{t['ayes']} yes, {t['nays']} no, {t['abstaining']} abstaining"
+        + (f", {t['recused']} recused" if t["recused"] else ""),
+    }
+
+
 def _decision_context(application, decision, permit) -> dict:
+    """What the decision PDF reads: the decision, the members present and their votes, the
+    recusals, the numbered conditions and the waivers voted (§ 267-18F, § 267-23C)."""
     hearing = related_or_none(application, "hearing")
+    board = board_record(application)
+    matter = board["decision_matter"]
     return {
         "decision": decision,
         "permit": permit,
         "hearing": hearing,
-        "waivers": list(application.waivers.exclude(granted=None).order_by("id")),
+        "waivers": [
+            _waiver_row(application, w)
+            for w in application.waivers.exclude(granted=None).order_by("id")
+        ],
+        "conditions": [
+            {"number": c.number, "phase": c.get_phase_display(), "text": c.text}
+            for c in (decision.conditions.order_by("number") if decision else [])
+        ],
+        "members_present": _present(board["decision_attendance"]),
+        "member_votes": _member_votes(matter.votes) if matter else [],
+        "close_present": _present(board["close_attendance"]),
         "constructive": related_or_none(application, "constructive_approval"),
         "citation": DECISION_STEPS[decision.kind][1] if decision else INACTION,
     }
-
-
-def board_vote_record(application: Application, *, vote: str, actor) -> BoardVote:
-    """A Board member records their own vote on the decision (§ 267-18F)."""
-    write = case_write(actor, "decision.vote", application)
-    decision = _decision_of(application)
-    if vote not in {"yes", "no", "abstain"}:
-        raise InputError("vote", vote, "choose yes, no or abstain")
-    with transaction.atomic():
-        record, created = BoardVote.objects.update_or_create(
-            decision=decision, member=actor, defaults={"vote": vote}
-        )
-        summary = f"Board member's vote recorded: {record.get_vote_display()}"
-        write.audit(
-            record, "decision.member_vote", summary, public=True, vote=vote, first_record=created
-        )
-    return record
 
 
 def decision_file_with_town_clerk(
@@ -640,7 +798,7 @@ def decision_file_with_town_clerk(
 ) -> Decision:
     """File the written decision with the Town Clerk; from then on it is a public record."""
     write = case_write(actor, "decision.record", application)
-    decision = _decision_of(application)
+    decision = _decision_of(application, issued=True)
     if decision.filed_with_town_clerk_on is not None:
         raise InputError(
             "filed_on",
@@ -691,6 +849,8 @@ def permit_issue(application: Application, *, issued_on: dt.date, number: str, a
         raise InputError("number", number, "another permit already has this number")
     _not_in_future("issued_on", issued_on)
     decision = related_or_none(application, "decision")
+    if decision is not None and not decision.issued:
+        decision = None
     constructive = related_or_none(application, "constructive_approval")
     if decision is not None:
         _not_before("issued_on", issued_on, decision.voted_on, "the Board voted", ACTIONS)
@@ -703,7 +863,6 @@ def permit_issue(application: Application, *, issued_on: dt.date, number: str, a
             application=application,
             number=number,
             issued_on=issued_on,
-            conditions=decision.conditions if decision else "",
         )
         application_transition(
             application,

@@ -139,7 +139,7 @@ PAGES = (
         f.ConditionMetForm,
         svc.condition_mark_met,
         "Condition met.",
-        target=item_of("preconstruction_conditions"),
+        target=item_of("conditions"),
     ),
     page(
         "surety_post",

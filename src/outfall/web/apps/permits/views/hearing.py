@@ -93,10 +93,6 @@ def _permit_initial(application: Application) -> dict:
     return {"number": number, "issued_on": timezone.localdate()}
 
 
-def _pending_waivers(application: Application) -> dict:
-    return {"waivers": application.waivers.filter(granted__isnull=True).order_by("id")}
-
-
 def _schedule(form) -> dict:
     d = form.cleaned_data
     return {
@@ -113,7 +109,7 @@ def _sitting(form) -> dict:
 
 def _closing(form) -> dict:
     d = form.cleaned_data
-    return {"closed_on": d["closed_on"], "waiver_votes": form.waiver_votes, "minutes": d["minutes"]}
+    return {"closed_on": d["closed_on"], "minutes": d["minutes"]}
 
 
 HEARING, DECISION, PERMIT = "§ 267-18E", "§ 267-18F", "§ 267-18G"
@@ -175,8 +171,9 @@ STEPS = {
             forms.CloseHearingForm,
             services.hearing_close,
             keywords=_closing,
-            form_kwargs=_pending_waivers,
-            intro="Every waiver request is discussed and voted at the close of the hearing.",
+            intro="Every waiver request is discussed and voted at the close of the hearing; "
+            "each is granted or denied by the members' votes below, counted under the town's "
+            "quorum and majority rule.",
         ),
         Step(
             "extension",
@@ -185,22 +182,6 @@ STEPS = {
             HEARING,
             forms.ExtensionForm,
             services.extension_record,
-        ),
-        Step(
-            "decision",
-            "Record the Board's written decision",
-            "decision.record",
-            DECISION,
-            forms.DecisionForm,
-            services.decision_record,
-        ),
-        Step(
-            "vote",
-            "Record your vote on the decision",
-            "decision.vote",
-            DECISION,
-            forms.BoardVoteForm,
-            services.board_vote_record,
         ),
         Step(
             "file",

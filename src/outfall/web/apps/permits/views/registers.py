@@ -32,11 +32,13 @@ CASE_COLUMNS = (column("Case", "application.number"), column("Town", "applicatio
 
 REGISTERS = {
     "conditions": Register(
-        "Pre-construction conditions",
+        "Conditions of the permits",
         "§ 267-18F(2)",
         sel.condition_list_in_view,
         (
             *CASE_COLUMNS,
+            column("No.", "number"),
+            column("Applies", "get_phase_display"),
             column("Condition", "text"),
             column("Met on", "met_on"),
         ),
