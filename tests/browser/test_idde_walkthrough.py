@@ -63,13 +63,18 @@ COSTS = (
     ("Contractors", "Licensed plumber: washer drain re-piped to the sewer", "1200.00"),
     ("Administrative costs", "Engineering and clerical time on the case", "180.00"),
 )
-# The public status page shows these facts and nothing else (public fields only).
+# The reporter's private status page shows these facts and nothing else: the status, and what
+# they reported themselves (never their contact details).
 PUBLIC_FACTS = [
     "Status",
     "Made on",
     "Note from the Department",
     "Next step expected by",
     "Last updated",
+    "Where",
+    "What you saw",
+    "Flowing when you saw it",
+    "Your description",
 ]
 # Every step the case page's history must show, with the section it acted under.
 EXPECTED_HISTORY = (
@@ -318,8 +323,10 @@ def the_deadline_passes_and_staff_escalate(w: Walk) -> None:
     who = STAFF
     w.on(dt.date(2026, 4, 6))
     page = w.case(who)
-    w.follow(page, who, "Escalate a missed deadline")
-    w.refused(page, who, "Escalate a missed deadline", "§ 267-10C(2)")
+    # On the deadline day the step is shown, not offered: "Not yet", with the section.
+    step = page.locator("main li", has_text="Escalate a missed deadline").first
+    assert step.get_by_role("link").count() == 0
+    assert "Not yet" in step.inner_text() and "§ 267-10C(2)" in step.inner_text()
 
     w.on(dt.date(2026, 4, 7))
     page = w.case(who)
@@ -385,9 +392,10 @@ def the_director_records_the_lien(w: Walk) -> None:
     who = DIRECTOR
     w.on(dt.date(2026, 5, 26))
     page = w.case(who)
-    w.follow(page, who, "Record the lien and ask the Collector")
-    page.get_by_label(named("Request sent to the Collector on")).fill("2026-05-26")
-    w.refused(page, who, "Record the lien and ask the Collector", "2026-05-27", "§ 267-10C(3)")
+    # Before the day the bill became due the step is shown, not offered: "Not yet", with why.
+    step = page.locator("main li", has_text="Record the lien and ask the Collector").first
+    assert step.get_by_role("link").count() == 0
+    assert "Not yet" in step.inner_text() and "§ 267-10C(3)" in step.inner_text()
 
     w.on(dt.date(2026, 5, 28))
     page = w.case(who)

@@ -340,7 +340,7 @@ def clerk_schedules_and_notices_the_hearing(w: Walk) -> None:
     who = "clerk"
     w.on(dt.date(2026, 2, 9))
     page = w.case(who)
-    w.follow(page, who, "Schedule the hearing")
+    w.follow(page, who, "Schedule the public hearing")
     page.get_by_label("Hearing date").fill("2026-01-30")
     w.refused(page, who, "Schedule the public hearing", "2026-01-30", "§ 267-18E")
     page.get_by_label("Hearing date").fill(HEARING_DAY.isoformat())
@@ -364,7 +364,7 @@ def the_public_reads_the_hearing_notice(w: Walk) -> None:
     page = w.desk.visit("public", "/permits/public/")
     w.follow(page, "public", "Hearing notices")
     text = main_text(page)
-    assert "Maple Street subdivision" in text and "2026-03-10 19:00" in text
+    assert "Maple Street subdivision" in text and "March 10, 2026, at 7:00 p.m." in text
     assert_pdf(page, page.get_by_role("link", name="Legal notice (PDF)"))
 
 
@@ -438,7 +438,7 @@ def the_public_reads_the_decision(w: Walk) -> None:
     w.follow(page, "public", "Decisions and permits")
     text = main_text(page)
     assert "Maple Street subdivision" in text and "Approved with conditions" in text
-    assert "SMP-2026-014, issued 2026-03-18" in text
+    assert "SMP-2026-014, issued March 18, 2026" in text
     assert_pdf(page, page.locator("main").get_by_role("link", name="PDF", exact=True))
 
 
@@ -458,6 +458,10 @@ def clerk_takes_the_surety_and_records_the_start(w: Walk) -> None:
     w.submit(page, who, "Record the surety posted")
 
     w.on(dt.date(2026, 4, 6))
+    # The decision's condition to meet before construction (§ 267-18F(2)) is met first.
+    w.follow(page, who, "Record condition 1 met")
+    page.get_by_label("Met on", exact=False).fill("2026-04-06")
+    w.submit(page, who, "Record a condition as met", expect="Condition met")
     w.follow(page, who, "Record the start of construction")
     page.get_by_label("Land disturbance started on", exact=False).fill("2026-04-06")
     w.submit(page, who, "Record the start of construction")

@@ -165,7 +165,7 @@ PANEL_LABELS = {
     "decision": ("Put the decision to the Board", "§ 267-18F"),
     "issue": ("Issue the decision the Board voted", "§ 267-18F"),
     "vote": ("Record your vote", "§ 267-18F"),
-    "vote_for_member": ("Record a member's vote", "§ 267-18F"),
+    "vote_for_member": ("Record a member's vote on their behalf", "§ 267-18F"),
     "file": ("File the decision with the Town Clerk", "§ 267-18F"),
     "permit": ("Issue the permit", "§ 267-18G"),
     "constructive": ("Certify approval by failure to act", "§ 267-18G"),

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from outfall.web.apps.permits.models import Application, BoardPacket, GeneratedDocument, Upload
 from outfall.web.apps.permits.policy import can
+from outfall.web.apps.permits.selectors.board import board_business, is_board_member
 from outfall.web.apps.permits.selectors.hearing import (
     HEARING_DOCUMENT_KINDS,
     hearing_clock,
@@ -169,6 +170,19 @@ def board_packet(user, application: Application) -> dict:
         "hearing": related_or_none(a, "hearing"),
         "packet": packet_latest(a),
         "may_make_packet": can(user, PACKET_ACTION, a),
+        **_before_the_board(user, a),
+    }
+
+
+def _before_the_board(user, application: Application) -> dict:
+    """What is before the Board now and whether `user` may vote on it (§ 267-18F, § 267-23C):
+    a member reading the packet votes from it."""
+    business = board_business(application)
+    return {
+        "business": business,
+        "may_vote": business.open
+        and can(user, "decision.vote", application)
+        and is_board_member(user, application.town),
     }
 
 
