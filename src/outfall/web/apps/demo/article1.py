@@ -28,7 +28,13 @@ from pathlib import Path
 from django.conf import settings
 from django.utils import timezone
 
+from outfall.compliance.lifecycle.discharge_permit import (
+    STATE_LABELS as DISCHARGE_PERMIT_STATE_LABELS,
+)
+from outfall.compliance.lifecycle.discharge_permit import DischargePermitState
+from outfall.compliance.lifecycle.idde import REPORT_STATE_LABELS, ReportState
 from outfall.kernel.calendar import next_business_day
+from outfall.law.s267_07_discharges import verdict_label
 from outfall.web.apps.assets import services as assets
 from outfall.web.apps.assets.models import (
     Asset,
@@ -983,15 +989,24 @@ def summary_rows(town_slug: str = TOWN) -> list[tuple[str, str, str]]:
     for ci in CatchmentInvestigation.objects.filter(town__slug=town_slug):
         rows.append(("Catchment investigation", ci.number, "closed" if ci.closed_on else "open"))
     for report in Report.objects.filter(town__slug=town_slug).order_by("pk"):
-        rows.append(("Public report", report.tracking_number, report.state))
+        rows.append(
+            (
+                "Public report",
+                report.tracking_number,
+                REPORT_STATE_LABELS[ReportState(report.state)],
+            )
+        )
     for inv in Investigation.objects.filter(town__slug=town_slug).order_by("pk"):
-        verdict = f" ({inv.verdict})" if inv.verdict else ""
-        rows.append(("Investigation", inv.number, f"{inv.state}{verdict}"))
+        shown = inv.verdict and inv.state in {"referred", "closed"}
+        verdict = f" ({inv.verdict_label})" if shown else ""
+        rows.append(("Investigation", inv.number, f"{inv.state_label}{verdict}"))
     for permit in DischargePermit.objects.filter(town__slug=town_slug).order_by("pk"):
-        rows.append(("Sump pump permit", permit.number, permit.state))
+        label = DISCHARGE_PERMIT_STATE_LABELS[DischargePermitState(permit.state)]
+        rows.append(("Sump pump permit", permit.number, label))
     for notice in DischargeNotice.objects.filter(town__slug=town_slug).order_by("pk"):
         planned = timezone.localdate(notice.planned_for).isoformat()
-        outcome = notice.details.get("determination", {}).get("outcome", "not asked")
+        outcome = notice.details.get("determination", {}).get("outcome")
+        outcome = verdict_label(outcome) if outcome else "not asked"
         state = {
             True: f"approved on {notice.details.get('decided_on')} for {planned}",
             False: f"refused on {notice.details.get('decided_on')}",
@@ -1008,7 +1023,7 @@ def summary_rows(town_slug: str = TOWN) -> list[tuple[str, str, str]]:
             state += " (ignored; steps taken)"
         rows.append(("Emergency suspension", suspension_number(s), state))
     for case in EnforcementCase.objects.filter(town__slug=town_slug).order_by("article", "pk"):
-        rows.append((f"Enforcement, Article {case.article}", case.number, case.state))
+        rows.append((f"Enforcement, Article {case.article}", case.number, case.state_label))
     return rows
 
 
