@@ -27,18 +27,17 @@ Composition rules:
 
 from __future__ import annotations
 
-import csv
 import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib.resources import files
 from typing import Literal, Protocol
 
 import numpy as np
 
 from outfall.eng.storage import StageStorage, inverse_interp
+from outfall.eng.tables import read_rows
 from outfall.kernel.errors import InputError
 from outfall.kernel.units import CFS_PER_IN_HR_SF
 
@@ -279,9 +278,7 @@ def _circle_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 @lru_cache(maxsize=1)
 def hds5_inlet_coefficients() -> dict[str, dict[str, str]]:
     """HDS-5 inlet-control coefficients for circular barrels, keyed by entrance (rows sourced)."""
-    path = files("outfall.eng").joinpath("data").joinpath("hds5_inlet_control_circular.csv")
-    with path.open(encoding="utf-8", newline="") as handle:
-        return {row["entrance"]: row for row in csv.DictReader(handle)}
+    return {row["entrance"]: row for row in read_rows("hds5_inlet_control_circular.csv")}
 
 
 @dataclass(frozen=True)
