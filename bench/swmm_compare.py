@@ -76,8 +76,9 @@ def runoff_continuity_af(report: Path) -> dict[str, float]:
     return {label.strip(): float(volume) for label, volume, _ in rows}
 
 
-def subcatchment_runoff_cf(out_path: Path) -> tuple[np.ndarray, int]:
-    """Runoff volume (cf) of every subcatchment from SWMM's binary output, and its periods.
+def subcatchment_runoff_cf(out_path: Path) -> tuple[np.ndarray, np.ndarray]:
+    """Runoff volume (cf) and peak runoff rate (cfs) of every subcatchment from SWMM's binary
+    output.
 
     Report periods start one report step after the start; the rate at the start is 0. Volumes are
     the trapezoidal integral of the reported runoff rate (cfs).
@@ -96,7 +97,7 @@ def subcatchment_runoff_cf(out_path: Path) -> tuple[np.ndarray, int]:
     finally:
         output.close(handle)
     rates = np.vstack([np.zeros(rates.shape[1]), rates])
-    return np.trapezoid(rates, dx=step_s, axis=0), periods
+    return np.trapezoid(rates, dx=step_s, axis=0), rates.max(axis=0)
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,21 @@ class RunoffComparison:
     outfall_s: float
     swmm_run_s: float
     swmm_read_s: float
+    peak_ratios: tuple[float, ...]
+    """SWMM's peak runoff rate / outfall's, subcatchment by subcatchment (information only:
+    the nonlinear reservoir and the NRCS unit hydrograph differ by design)."""
+
+    @property
+    def peak_ratio_median(self) -> float:
+        return statistics.median(self.peak_ratios)
+
+    @property
+    def peak_ratio_low(self) -> float:
+        return min(self.peak_ratios)
+
+    @property
+    def peak_ratio_high(self) -> float:
+        return max(self.peak_ratios)
 
     @property
     def volume_difference(self) -> float:
@@ -160,7 +176,7 @@ def compare_runoff(count: int, workdir: Path, repeats: int) -> RunoffComparison:
         elapsed, rpt, out = run_swmm(inp, workdir, f"runoff_{count}")
         swmm_times.append(elapsed)
         start = time.perf_counter()
-        volumes_cf, _ = subcatchment_runoff_cf(out)
+        volumes_cf, swmm_peaks = subcatchment_runoff_cf(out)
         read_times.append(time.perf_counter() - start)
     continuity = runoff_continuity_af(rpt)
     return RunoffComparison(
@@ -175,6 +191,9 @@ def compare_runoff(count: int, workdir: Path, repeats: int) -> RunoffComparison:
         outfall_s=statistics.median(outfall_times),
         swmm_run_s=statistics.median(swmm_times),
         swmm_read_s=statistics.median(read_times),
+        peak_ratios=tuple(
+            float(swmm) / r.peak_cfs for swmm, r in zip(swmm_peaks, runs, strict=True)
+        ),
     )
 
 
