@@ -197,7 +197,7 @@ def compare_runoff(count: int, workdir: Path, repeats: int) -> RunoffComparison:
     )
 
 
-def profile_outfall_runoff(count: int, top: int = 10) -> list[tuple[str, float, int]]:
+def profile_outfall_runoff(count: int, top: int | None = 10) -> list[tuple[str, float, int]]:
     """Where outfall's time goes on the N-subcatchment site: (function, share of the pass's
     profiled time spent in the function itself, calls), heaviest first (cProfile)."""
     subs = sites.bench_subcatchments(count)
