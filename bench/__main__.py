@@ -192,9 +192,12 @@ def _check(runs: int) -> None:
         f"   target under {TARGET_CHECK_S:g} s, or within {TARGET_OVER_NUMPY_S:g} s of numpy's "
         f"import: {verdict} (under: {'yes' if under else 'no'}; within: {'yes' if near else 'no'})"
     )
+    phases = dict(t.phases)
+    classes = int(phases.pop("dataclasses"))
     print(
-        "   one fresh process, by phase: "
-        + ", ".join(f"{k} {v:.3f} s" for k, v in t.phases.items())
+        "   one fresh process, CPU by phase: "
+        + ", ".join(f"{k} {v:.3f} s" for k, v in phases.items())
+        + f" ({classes} dataclasses)"
     )
     print("   -X importtime, self time by top-level package (s):")
     print("     " + ", ".join(f"{k} {v:.3f}" for k, v in t.imports_by_package[:8]))
