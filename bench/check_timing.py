@@ -1,7 +1,8 @@
 """How long `outfall check SITE --json` takes, process start included, and where the time goes.
 
-Each run is a fresh subprocess of the installed `outfall` script (the one beside the running
-interpreter), timed from spawn to exit (wall) and by the CPU it used (user + system, from the
+Each run is a fresh `python -m outfall check SITE --json` (the entry point the installed
+`outfall` script calls, `outfall.cli.main:console`, once `make install` has regenerated it),
+timed from spawn to exit (wall) and by the CPU it used (user + system, from the
 kernel's accounting of the waited-for child). Taking turns with it, in the same loop so that both
 see the same machine load: `python -c "import numpy"` (the floor any numpy program pays) and a
 bare interpreter start. Beside them: a phase breakdown (imports, reading the site file, the
@@ -74,11 +75,6 @@ print(json.dumps({"numpy": tn - t0, "outfall imports": t1 - tn,
 """CPU seconds of each phase inside one fresh process (numpy's import apart from outfall's, the
 time `dataclasses` spends building outfall's classes counted within the imports, the town's
 parameter tree apart from the review that first asks for it)."""
-
-
-def outfall_script() -> Path:
-    """The `outfall` console script installed beside this interpreter."""
-    return Path(sys.executable).parent / "outfall"
 
 
 def compiled_env(pycache: Path) -> dict[str, str]:
@@ -158,7 +154,8 @@ class CheckTiming:
 def time_check(site: Path = LARGE_SITE, runs: int = 9, cold_runs: int = 3) -> CheckTiming:
     """Time `outfall check SITE --json` `runs` times (after one untimed warm-up run), taking
     turns with `python -c "import numpy"` and a bare interpreter start."""
-    argv = [str(outfall_script()), "check", str(site), "--json", "--as-of", AS_OF]
+    command = ["-m", "outfall", "check", str(site), "--json", "--as-of", AS_OF]
+    argv = [sys.executable, *command]
     numpy_argv = [sys.executable, "-c", "import numpy"]
     bare_argv = [sys.executable, "-c", "pass"]
     with tempfile.TemporaryDirectory(prefix="outfall-pyc-") as pycache:
@@ -179,7 +176,7 @@ def time_check(site: Path = LARGE_SITE, runs: int = 9, cold_runs: int = 3) -> Ch
                 env=env,
             ).stdout
         )
-        by_package, top = import_breakdown(argv, env)
+        by_package, top = import_breakdown(command, env)
     with tempfile.TemporaryDirectory(prefix="outfall-nopyc-") as empty:
         cold = cold_env(Path(empty))
         cold_check = [_timed(argv, cold)[0] for _ in range(cold_runs)]
@@ -198,12 +195,12 @@ def time_check(site: Path = LARGE_SITE, runs: int = 9, cold_runs: int = 3) -> Ch
 
 
 def import_breakdown(
-    argv: list[str], env: dict[str, str]
+    command: list[str], env: dict[str, str]
 ) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
-    """`python -X importtime` of the command: (self time summed by top-level package, and the
+    """`python -X importtime <command>`: (self time summed by top-level package, and the
     heaviest imports the command's own modules make, by cumulative time), in seconds."""
     done = subprocess.run(
-        [sys.executable, "-X", "importtime", *argv],
+        [sys.executable, "-X", "importtime", *command],
         capture_output=True,
         text=True,
         check=True,
