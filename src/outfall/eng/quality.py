@@ -683,6 +683,7 @@ class LoadReduction(ResultRecord):
 
     pollutant: str
     land_use: str
+    land_use_name: str
     impervious_acres: float
     export_rate_lb_ac_yr: float | None
     load_lb_yr: float | None
@@ -705,6 +706,7 @@ def load_reduction(
     return LoadReduction(
         pollutant=load.pollutant,
         land_use=land_use,
+        land_use_name=impervious_export_rates()[land_use].land_use,
         impervious_acres=row.impervious_acres,
         export_rate_lb_ac_yr=row.export_rate_lb_ac_yr,
         load_lb_yr=row.load_lb_yr,

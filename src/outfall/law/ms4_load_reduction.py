@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from outfall.kernel.calendar import months_later
+from outfall.kernel.legal_style import legal_date
 from outfall.law.determination import Determination, Reasoning
 from outfall.law.ms4_permit import Town
 from outfall.law.parameters import as_parameter_set
@@ -65,16 +66,16 @@ def credit_standing(
         for end, t in lapsed:
             r.because(
                 citation,
-                f"{t.name}: due {t.next_due.isoformat()} and not reported within {months} "
-                f"month{'s' if months != 1 else ''}; the credit lapsed after {end.isoformat()}"
+                f"{t.name}: due {legal_date(t.next_due)} and not reported within {months} "
+                f"month{'s' if months != 1 else ''}; the credit lapsed after {legal_date(end)}"
                 f"{flag}.",
             )
         return r.conclude(LAPSED, lapses_on=lapsed[0][0])
     end, first = ends[0]
     r.because(
         citation,
-        f"Built on {built_on.isoformat()} and maintained on schedule: the next task due is "
-        f"{first.name} on {first.next_due.isoformat()}; without its report the credit lapses "
-        f"after {end.isoformat()}{flag}.",
+        f"Built on {legal_date(built_on)} and maintained on schedule: the next task due is "
+        f"{first.name} on {legal_date(first.next_due)}; without its report the credit lapses "
+        f"after {legal_date(end)}{flag}.",
     )
     return r.conclude(CREDITED, lapses_on=end)

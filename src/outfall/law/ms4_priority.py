@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from outfall.kernel.legal_style import legal_date
 from outfall.law.determination import Determination, Reasoning
 from outfall.law.ms4_permit import UNCONFIRMED, Town
 from outfall.law.parameters import as_parameter_set
@@ -96,7 +97,7 @@ def outfall_priority(facts: OutfallFacts, *, as_of: dt.date, town: Town = None) 
     if facts.screened_on is not None:
         r.because(
             part[LOW],
-            f"Screened in dry weather on {facts.screened_on.isoformat()}: no flow and no result "
+            f"Screened in dry weather on {legal_date(facts.screened_on)}: no flow and no result "
             f"over a threshold, and no sensitive receiving water{flag}.",
         )
     else:
@@ -120,7 +121,7 @@ def _high_reasons(r: Reasoning, facts: OutfallFacts) -> list[tuple[str, str]]:
             (
                 screening,
                 f"Evidence of sewer input at the dry-weather screening of "
-                f"{facts.screened_on.isoformat() if facts.screened_on else 'record'}: "
+                f"{legal_date(facts.screened_on) if facts.screened_on else 'record'}: "
                 f"{', '.join(sorted(all_of | (any_of & seen)))} over their thresholds; ranked "
                 "first among the high-priority outfalls",
             )

@@ -131,6 +131,16 @@ def _areas(run: SiteReviewRun) -> list[tuple[dict, dict]]:
     return []
 
 
+def treated_acres_of(permits) -> float:
+    """The impervious acres the BMPs of `permits` treat, from each one's latest site review."""
+    total = 0.0
+    for permit in permits:
+        run = latest_site_review(permit.application)
+        if run is not None:
+            total += sum(float(tp["impervious_acres"]) for tp, _ in _areas(run))
+    return total
+
+
 def permit_credits(permit: Permit, *, as_of: dt.date, params) -> list[Credit]:
     """The credits of one permit's BMPs, from its latest site review."""
     application = permit.application

@@ -16,6 +16,8 @@ from django.utils import timezone
 
 from outfall.compliance.lifecycle.idde import REPORT_STATE_LABELS, ReportState
 from outfall.kernel.geo import box_around, distance_m
+from outfall.web.apps.assets import policy as assets_policy
+from outfall.web.apps.assets.selectors import Place, catchment_of
 from outfall.web.apps.idde.models import Report
 from outfall.web.apps.idde.selectors.visible import dpw_rows
 from outfall.web.apps.idde.services.reports import FLOWING_CHOICES, SEEN_CHOICES, token_digest
@@ -23,6 +25,7 @@ from outfall.web.apps.kit.selectors import row_or_404
 
 NEARBY_METRES = 150.0
 NEARBY_DAYS = 7
+NEAREST_STRUCTURES = 3
 
 
 def report_list_visible_to(user, *, town=None, status: str | None = None) -> QuerySet[Report]:
@@ -163,3 +166,11 @@ def report_state_label(report: Report) -> str:
 
 def _normal_address(address: str) -> str:
     return " ".join((address or "").lower().replace(",", " ").split())
+
+
+def report_place(user, report: Report) -> Place | None:
+    """The report's catchment and its nearest structures of the MS4 (`assets.selectors.
+    catchment_of`), for a reader who may see the inventory (§ 267-5); None for anyone else."""
+    if not assets_policy.can(user, "asset.view", town=report.town):
+        return None
+    return catchment_of(report.town, report.latitude, report.longitude, n=NEAREST_STRUCTURES)
