@@ -86,7 +86,10 @@ def outfall_priority(facts: OutfallFacts, *, as_of: dt.date, town: Town = None) 
             f"is ranked on what else is known{flag}.",
         )
     if facts.excluded_reason:
-        r.because(part[EXCLUDED], f"Excluded by the Department: {facts.excluded_reason}{flag}")
+        r.because(
+            part[EXCLUDED],
+            f"Excluded by the Department: {facts.excluded_reason.rstrip('.')}{flag}.",
+        )
         return r.conclude(EXCLUDED, rank_order=RANKS.index(EXCLUDED))
     high = _high_reasons(r, facts)
     if high:

@@ -19,6 +19,7 @@ from outfall.kernel.errors import InputError
 from outfall.web.apps.assets import services as assets
 from outfall.web.apps.assets.models import (
     Asset,
+    Catchment,
     CatchmentInvestigation,
     SampleResult,
     ScreeningVisit,
@@ -295,3 +296,20 @@ def test_a_reports_page_shows_its_nearest_structures_and_catchment_to_the_depart
     assert "Catchment and nearest structures" in text
     assert "Catchment of OF-ELM" in text
     assert "CB-ELM" in text and "14 m" in text and "Poor" in text and "Catch basin" in text
+
+
+def test_the_department_draws_a_catchment_on_the_outfalls_page(client, norfolk, dpw, system):
+    client.force_login(dpw)
+    url = reverse("assets:catchment_area", args=[system["elm"].pk])
+    refused = client.post(url, {"name": "Elm", "boundary": '{"type": "LineString"}'})
+    assert refused.status_code in (200, 400)
+    assert "Polygon or MultiPolygon" in refused.content.decode()
+    assert not Catchment.objects.filter(outfall=system["elm"]).exists()
+    client.post(
+        url, {"name": "Elm Street catchment", "boundary": GROVE.replace("-71.315", "-71.316")}
+    )
+    drawn = Catchment.objects.get(outfall=system["elm"])
+    assert drawn.label == "Elm Street catchment" and drawn.min_lon == -71.316
+    page = client.get(reverse("assets:detail", args=[system["elm"].pk])).content.decode()
+    assert "Elm Street catchment" in page and "Its boundary is drawn." in page
+    assert AuditEvent.objects.filter(action="catchment.record").exists()

@@ -101,6 +101,7 @@ def asset_record(asset: Asset) -> dict:
         "visits": asset.visits.select_related("round", "inspector")[:50],
         "investigations": asset.catchment_investigations.all(),
         "upstream": asset.upstream.all().order_by("asset_id"),
+        "place": place_of_asset(asset),
     }
 
 
@@ -338,3 +339,11 @@ def place_of_asset(asset: Asset) -> Place:
 def catchment_list(town) -> QuerySet[Catchment]:
     """The catchments recorded for the town's outfalls and interconnections."""
     return Catchment.objects.filter(town=town).select_related("outfall")
+
+
+def catchment_area_initial(asset: Asset) -> dict | None:
+    """What the catchment form of an outfall starts from: its recorded catchment, if any."""
+    c = Catchment.objects.filter(outfall=asset).first()
+    if c is None:
+        return None
+    return {"name": c.name, "boundary": c.boundary, "excluded_reason": c.excluded_reason}
