@@ -313,3 +313,13 @@ def test_the_department_draws_a_catchment_on_the_outfalls_page(client, norfolk, 
     page = client.get(reverse("assets:detail", args=[system["elm"].pk])).content.decode()
     assert "Elm Street catchment" in page and "Its boundary is drawn." in page
     assert AuditEvent.objects.filter(action="catchment.record").exists()
+
+
+def test_an_investigations_page_names_its_catchment(client, norfolk, dpw, system):
+    inv = Investigation.objects.create(
+        town=norfolk, number="INV-5", opened_on=TODAY, asset=system["stray"], state="investigating"
+    )
+    client.force_login(dpw)
+    page = client.get(reverse("idde:investigation_detail", args=[inv.pk])).content.decode()
+    # CB-STRAY is piped to Elm Street's system but stands inside Grove Street's drawn boundary
+    assert "Grove Street catchment" in page and "drawn boundary" in page

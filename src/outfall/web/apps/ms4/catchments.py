@@ -26,8 +26,9 @@ from outfall.web.apps.assets.models import (
     ScreeningVisit,
 )
 from outfall.web.apps.assets.screening import FLOWING, PARAMETERS
-from outfall.web.apps.assets.selectors import catchment_of, place_of_asset, screenable_outfalls
+from outfall.web.apps.assets.selectors import screenable_outfalls
 from outfall.web.apps.idde.models import Investigation
+from outfall.web.apps.idde.selectors.investigations import investigation_place
 from outfall.web.apps.regulations.selectors import town_parameters
 
 NOT_BEGUN, BEGUN, COMPLETED = "not_begun", "begun", "completed"
@@ -72,14 +73,7 @@ class CatchmentRow:
 
 def investigation_outfall(inv: Investigation) -> Asset | None:
     """The outfall whose catchment an illicit-discharge investigation belongs to."""
-    if inv.asset_id is not None:
-        return place_of_asset(inv.asset).outfall
-    if inv.catchment_investigation_id is not None:
-        return inv.catchment_investigation.outfall
-    report = inv.report
-    if report is not None and report.latitude is not None:
-        return catchment_of(inv.town, report.latitude, report.longitude, n=1).outfall
-    return None
+    return investigation_place(inv).outfall
 
 
 def _illicit_by_outfall(town) -> dict[int, list[Investigation]]:
