@@ -214,3 +214,20 @@ class LinkForm(AccessibleForm):
         max_length=30,
         help_text="The number of the investigation opened from this catchment.",
     )
+
+
+class CatchmentAreaForm(AccessibleForm):
+    name = forms.CharField(label="Name of the catchment", required=False, max_length=100)
+    boundary = text_area(
+        "Drawn boundary (GeoJSON)",
+        required=False,
+        rows=6,
+        help_text="A GeoJSON Polygon or MultiPolygon in longitude and latitude (WGS 84), as a GIS "
+        "exports it; leave empty when the catchment is the structures draining to the outfall.",
+    )
+    excluded_reason = text_area(
+        "Why the outfall is excluded from the priority ranking",
+        required=False,
+        help_text="Only for an outfall with no potential for illicit discharges; leave empty "
+        "otherwise (MA MS4 General Permit (2016), Part 2.3.4.7.a).",
+    )

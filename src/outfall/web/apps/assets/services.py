@@ -17,10 +17,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from outfall.kernel.errors import InputError
+from outfall.kernel.geo import polygons_from_geojson
 from outfall.web.apps.assets import policy
 from outfall.web.apps.assets.geojson import ImportRefused, load_text, read_feature_collection
 from outfall.web.apps.assets.models import (
     Asset,
+    Catchment,
     CatchmentInvestigation,
     SampleResult,
     ScreeningRound,
@@ -576,3 +578,73 @@ def catchment_close(ci: CatchmentInvestigation, *, closed_on: dt.date, actor):
         for case in (ci, ci.outfall):
             audit(actor, ci, "catchment.close", CATCHMENT, summary, case=case)
     return ci
+
+
+# ------------------------------------------------------------------ catchments
+
+CATCHMENT_LABELS = {
+    "name": "name",
+    "boundary": "drawn boundary",
+    "excluded_reason": "reason for exclusion from the ranking",
+}
+
+
+def catchment_area_record(
+    outfall: Asset, *, actor, name: str = "", boundary: str = "", excluded_reason: str = ""
+) -> Catchment:
+    """Record (or change) the catchment of an outfall or interconnection: its name, its drawn
+    boundary (GeoJSON text, checked here to be a Polygon or MultiPolygon in degrees) and the reason, if any, the outfall is excluded
+    from the priority ranking (§ 267-5: the Department's inventory)."""
+    policy.require(actor, "asset.edit", outfall)
+    if outfall.kind not in SCREENED_KINDS:
+        raise InputError(
+            "outfall",
+            outfall.asset_id,
+            "a catchment belongs to an outfall or interconnection",
+            INVENTORY,
+        )
+    boundary = (boundary or "").strip()
+    box = {"min_lat": None, "max_lat": None, "min_lon": None, "max_lon": None}
+    if boundary:
+        b = polygons_from_geojson(boundary, field="boundary").box
+        box = {
+            "min_lat": b.min_lat,
+            "max_lat": b.max_lat,
+            "min_lon": b.min_lon,
+            "max_lon": b.max_lon,
+        }
+    values = {
+        "name": (name or "").strip(),
+        "boundary": boundary,
+        "excluded_reason": (excluded_reason or "").strip(),
+        **box,
+    }
+    with transaction.atomic():
+        lock_row(outfall)
+        catchment = Catchment.objects.filter(outfall=outfall).first()
+        if catchment is None:
+            catchment = Catchment.objects.create(town=outfall.town, outfall=outfall, **values)
+            audit(
+                actor,
+                outfall,
+                "catchment.record",
+                INVENTORY,
+                f"Catchment of {outfall.asset_id} recorded"
+                + (" with its drawn boundary." if boundary else "."),
+            )
+            return catchment
+        changed = [
+            label for k, label in CATCHMENT_LABELS.items() if getattr(catchment, k) != values[k]
+        ]
+        for k, v in values.items():
+            setattr(catchment, k, v)
+        catchment.save()
+        if changed:
+            audit(
+                actor,
+                outfall,
+                "catchment.update",
+                INVENTORY,
+                f"Catchment of {outfall.asset_id} changed: {', '.join(changed)}.",
+            )
+    return catchment

@@ -488,6 +488,7 @@ def _asset_page(user, asset) -> dict:
         "may_edit": can(user, "asset.edit", asset),
         "may_screen": can(user, "screening.record", asset) and screened,
         "may_investigate": can(user, "catchment.manage", asset) and screened,
+        "screened": screened,
     }
 
 
@@ -554,6 +555,16 @@ EDIT = (
         form_kwargs=lambda asset: {"town": asset.town, "asset": asset},
         initial=_edited,
         keywords=lambda asset, d, form: {"based_on": d.get("based_on"), **_asset_values(d)},
+    ),
+    Step(
+        "catchment_area",
+        "catchment/",
+        f.CatchmentAreaForm,
+        svc.catchment_area_record,
+        lambda asset, catchment: f"The catchment of {asset.asset_id} is recorded.",
+        title=lambda asset: f"Record the catchment of {asset.asset_id}",
+        action="asset.edit",
+        initial=sel.catchment_area_initial,
     ),
 )
 SAMPLE = (

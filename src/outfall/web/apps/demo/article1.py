@@ -155,6 +155,25 @@ FLAGGED_VISIT = {
 }
 ASSET_SCREENED = ("outfall", "interconnection")
 
+# The catchments the Department has recorded: one drawn (GeoJSON, longitude first), one excluded
+# from the priority ranking with its reason, one named; the rest are the structures draining to
+# their outfall.
+SPECIMEN_BOUNDARY = (
+    '{"type": "Polygon", "coordinates": [[[-71.3450, 42.1240], [-71.3295, 42.1240], '
+    "[-71.3295, 42.1520], [-71.3450, 42.1520], [-71.3450, 42.1240]]]}"
+)
+CATCHMENTS = (
+    ("EX-OF-06", "Specimen Road catchment (fictional)", SPECIMEN_BOUNDARY, ""),
+    (
+        "EX-OF-08",
+        "Sketch Hill catchment (fictional)",
+        "",
+        "Drains a short stretch of Sketch Hill Road through woodland: no buildings and no sewer "
+        "in the catchment (example).",
+    ),
+    ("EX-OF-03", "Demo Brook Road catchment (fictional)", "", ""),
+)
+
 # ---------------------------------------------------------------- the people and places
 
 
@@ -403,6 +422,7 @@ class Article1Builder:
 
     def build(self) -> None:
         self.inventory()
+        self.catchments()
         self.screening()
         self.reports_and_investigations()
         self.permits_and_notices()
@@ -429,6 +449,16 @@ class Article1Builder:
                 actor=self.dpw,
                 notes="Fictional structure for the demo; the receiving water is real.",
                 **fields,
+            )
+
+    def catchments(self) -> None:
+        for asset_id, name, boundary, excluded in CATCHMENTS:
+            assets.catchment_area_record(
+                self.assets[asset_id],
+                actor=self.dpw,
+                name=name,
+                boundary=boundary,
+                excluded_reason=excluded,
             )
 
     def screening(self) -> None:

@@ -26,6 +26,7 @@ from outfall.web.apps.assets.models import Asset, CatchmentInvestigation, Screen
 from outfall.web.apps.core.models import Town
 from outfall.web.apps.enforcement.models import EnforcementCase
 from outfall.web.apps.idde.models import Investigation
+from outfall.web.apps.ms4.ledger import treated_acres_of
 from outfall.web.apps.permits.models import (
     AsBuilt,
     CompletenessReview,
@@ -66,6 +67,9 @@ class Measure:
     query: Query
     filter: str
     inventory: bool = False
+    total: Callable[[QuerySet], float] | None = None
+    """For a figure that is an amount as well as a count: the amount its records hold."""
+    unit: str = ""
 
     def records(self, period: Period) -> QuerySet:
         return self.query(period)
@@ -130,6 +134,12 @@ def _permit_records(model, field: str, via: str = "application") -> Query:
 
 def _article_ii_cases(p: Period) -> QuerySet:
     return EnforcementCase.objects.filter(_in("opened_on", p), town=p.town, article="II")
+
+
+def _bmps_built(p: Period) -> QuerySet:
+    return Permit.objects.filter(
+        application__town=p.town, application__construction_completed_on__lte=p.end
+    ).select_related("application")
 
 
 def _catchments(field: str) -> Query:
@@ -259,6 +269,17 @@ MEASURES: tuple[Measure, ...] = (
         "O&M reports (§ 267-20) of work performed in the period",
     ),
     Measure(
+        "bmp_treated_area_acres",
+        "Permits whose structural BMPs are built, with the impervious area they treat (acres)",
+        POST_CONSTRUCTION,
+        _bmps_built,
+        "permits whose construction is complete by the year's end; the area is the impervious "
+        "acres their BMPs treat in each one's latest site review (the site file's treats)",
+        inventory=True,
+        total=treated_acres_of,
+        unit="acres",
+    ),
+    Measure(
         "bmps_inventoried",
         "Structural BMPs in the inventory",
         POST_CONSTRUCTION,
@@ -282,12 +303,6 @@ NOT_HELD: tuple[NotHeld, ...] = (
         "SSOs are not recorded in outfall.",
     ),
     NotHeld(
-        "bmp_treated_area_acres",
-        "Area treated by the inventoried BMPs (acres)",
-        POST_CONSTRUCTION,
-        "A BMP's treated area is not yet recorded on the structure or the permit.",
-    ),
-    NotHeld(
         "catch_basins_cleaned",
         "Catch basins cleaned",
         HOUSEKEEPING,
@@ -303,6 +318,8 @@ class Figure:
     measure: Measure
     ids: list[int]
     cumulative_ids: list[int]
+    total: float | None = None
+    cumulative_total: float | None = None
 
     @property
     def count(self) -> int:
@@ -351,6 +368,15 @@ class AnnualReport:
             },
             "counts": {f.measure.key: f.count for f in self.figures},
             "cumulative": {f.measure.key: f.cumulative for f in self.figures},
+            "totals": {
+                f.measure.key: {
+                    "unit": f.measure.unit,
+                    "value": f.total,
+                    "cumulative": f.cumulative_total,
+                }
+                for f in self.figures
+                if f.measure.total is not None
+            },
             "cumulative_since": self.effective.isoformat(),
             "sources": {
                 f.measure.key: {
@@ -379,6 +405,13 @@ def _ids(queryset: QuerySet) -> list[int]:
     return sorted(queryset.values_list("pk", flat=True).distinct())
 
 
+def _figure(m: Measure, period: Period, since: Period) -> Figure:
+    records, cumulative = m.records(period), m.records(since)
+    if m.total is None:
+        return Figure(m, _ids(records), _ids(cumulative))
+    return Figure(m, _ids(records), _ids(cumulative), m.total(records), m.total(cumulative))
+
+
 def annual_report_get(town: Town, year: int) -> AnnualReport:
     """The annual report of `town` for the permit year ending in `year` (for Norfolk, July 1 of
     year − 1 to June 30 of year), every figure counted from the records."""
@@ -394,10 +427,7 @@ def annual_report_get(town: Town, year: int) -> AnnualReport:
     )
     period = Period(town, permit_year.start, permit_year.end)
     since = Period(town, effective, permit_year.end)
-    figures = [
-        Figure(m, _ids(m.records(period)), _ids(m.records(period if m.inventory else since)))
-        for m in MEASURES
-    ]
+    figures = [_figure(m, period, period if m.inventory else since) for m in MEASURES]
     return AnnualReport(town, permit_year, effective, figures, NOT_HELD, list(det.reasons))
 
 

@@ -246,6 +246,7 @@ def _detail_page(request, report, *, status: int = 200, refusal=(), **forms):
         "nearby": sel.report_list_nearby(report),
         "nearby_metres": int(sel.NEARBY_METRES),
         "nearby_days": sel.NEARBY_DAYS,
+        "place": sel.report_place(request.user, report),
         "investigations": report.investigations.order_by("-opened_on"),
         "may_triage": may_triage,
         "may_investigate": policy.can(request.user, "investigation.manage", obj=report),
