@@ -41,7 +41,17 @@ class Asset(models.Model):
     downstream = optional_link("self", models.SET_NULL, related_name="upstream")
     notes = models.TextField(blank=True)
     active = models.BooleanField(default=True)
-    properties = models.JSONField(default=dict, blank=True)
+    properties = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="properties of an imported file this model has no field for",
+    )
+    line = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="a pipe's or ditch's vertices [longitude, latitude], first to last (its "
+        "location is the first); empty for a structure at one point",
+    )
 
     class Meta:
         constraints = [

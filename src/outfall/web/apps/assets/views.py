@@ -483,8 +483,8 @@ def _asset_page(user, asset) -> dict:
     return {
         "asset": asset,
         "record": sel.asset_record(asset),
-        "line": (asset.properties or {}).get("geometry"),
-        "extra": {k: v for k, v in (asset.properties or {}).items() if k != "geometry"},
+        "line": asset.line,
+        "extra": asset.properties or {},
         "may_edit": can(user, "asset.edit", asset),
         "may_screen": can(user, "screening.record", asset) and screened,
         "may_investigate": can(user, "catchment.manage", asset) and screened,

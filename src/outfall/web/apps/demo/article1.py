@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from outfall.kernel.calendar import next_business_day
 from outfall.web.apps.assets import services as assets
+from outfall.web.apps.assets.geojson import LINE_KINDS
 from outfall.web.apps.assets.models import (
     Asset,
     CatchmentInvestigation,
@@ -418,6 +419,10 @@ class Article1Builder:
                 longitude=fields.pop("lon"),
                 downstream=self.assets[s.downstream] if s.downstream else None,
             )
+            if s.kind in LINE_KINDS and s.downstream:
+                # A pipe or ditch runs from its own point to the structure it drains to.
+                end = self.assets[s.downstream]
+                fields["line"] = [[s.lon, s.lat], [end.longitude, end.latitude]]
             self.assets[s.asset_id] = assets.asset_create(
                 self.town,
                 actor=self.dpw,
