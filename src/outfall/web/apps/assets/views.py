@@ -18,8 +18,8 @@ from django.views.decorators.http import require_GET
 from outfall.web.apps.assets import forms as f
 from outfall.web.apps.assets import selectors as sel
 from outfall.web.apps.assets import services as svc
-from outfall.web.apps.assets.geojson import feature_collection
-from outfall.web.apps.assets.models import ScreeningSetting
+from outfall.web.apps.assets.geojson import LINE_KINDS, feature_collection
+from outfall.web.apps.assets.models import Asset, ScreeningSetting
 from outfall.web.apps.assets.policy import ACTIONS, can, require
 from outfall.web.apps.assets.screening import DEFAULT_SETTINGS, DRY_WEATHER_HOURS, PARAMETERS
 from outfall.web.apps.kit.exports import column, exported
@@ -148,6 +148,24 @@ def asset_new(request):
     )
 
 
+CONDITION_PATTERNS = {
+    Asset.Condition.GOOD: "solid fill",
+    Asset.Condition.FAIR: "half filled",
+    Asset.Condition.POOR: "hatched",
+    Asset.Condition.FAILED: "crossed out",
+    Asset.Condition.UNKNOWN: "hollow, dashed outline",
+}
+"""How the map shows each condition, in the legend's words (never by colour alone)."""
+
+
+def map_legend() -> dict:
+    """The MS4 map's legend: each kind (pipes and ditches as lines) and each condition."""
+    return {
+        "kinds": [(v, label, v in LINE_KINDS) for v, label in Asset.Kind.choices],
+        "conditions": [(v, label, CONDITION_PATTERNS[v]) for v, label in Asset.Condition.choices],
+    }
+
+
 @login_required
 @require_GET
 def asset_map(request):
@@ -155,7 +173,10 @@ def asset_map(request):
     return _search(
         request,
         "assets/map.html",
-        lambda town, criteria: {"map_config": map_config(town, markers, criteria)},
+        lambda town, criteria: {
+            "map_config": map_config(town, markers, criteria),
+            "legend": map_legend(),
+        },
     )
 
 
@@ -171,6 +192,7 @@ def _geojson_for(request, *, download: bool):
         for feature, asset in zip(data["features"], assets, strict=True):
             feature["properties"]["url"] = reverse("assets:detail", args=[asset.pk])
             feature["properties"]["kind_label"] = asset.get_kind_display()
+            feature["properties"]["condition_label"] = asset.get_condition_display()
     response = HttpResponse(json.dumps(data, indent=1), content_type="application/geo+json")
     if download:
         response["Content-Disposition"] = (
