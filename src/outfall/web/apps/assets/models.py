@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from outfall.web.apps.core.files import PrivateName
 from outfall.web.apps.kit.fields import optional_link
 
 
@@ -109,6 +110,13 @@ class ScreeningVisit(models.Model):
     dry_weather_window = models.JSONField(
         default=dict, blank=True, help_text="the town's window as applied to this visit"
     )
+    photo = models.FileField(
+        upload_to=PrivateName("assets/visits"),
+        null=True,
+        blank=True,
+        help_text="taken at the visit; served only to those who may see the visit",
+    )
+    photo_sha256 = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["-visited_at", "-id"]

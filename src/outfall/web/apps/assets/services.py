@@ -13,6 +13,8 @@ import datetime as dt
 import hashlib
 import math
 
+from django.conf import settings
+from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
 
@@ -51,6 +53,7 @@ from outfall.web.apps.assets.selectors import (
     threshold_map,
 )
 from outfall.web.apps.audit.services import audit_record
+from outfall.web.apps.kit.images import photo_checked
 from outfall.web.apps.kit.locks import lock_row
 from outfall.web.apps.kit.versions import require_unchanged
 from outfall.web.apps.kit.writes import audit, save_fields
@@ -393,6 +396,16 @@ def round_schedule(
     return screening_round
 
 
+DEFAULT_VISIT_PHOTO_MAX_BYTES = 10 * 1024 * 1024
+
+
+def visit_photo_max_bytes() -> int:
+    """The largest photo a screening visit takes (OUTFALL_VISIT_PHOTO_MAX_BYTES, at most the
+    upload limit)."""
+    limit = int(getattr(settings, "OUTFALL_VISIT_PHOTO_MAX_BYTES", DEFAULT_VISIT_PHOTO_MAX_BYTES))
+    return min(limit, settings.UPLOAD_MAX_BYTES)
+
+
 OBSERVATIONS = ("odor", "color", "turbidity", "floatables", "deposits", "staining")
 
 
@@ -406,10 +419,12 @@ def visit_record(
     actor,
     screening_round: ScreeningRound | None = None,
     notes: str = "",
+    photo=None,
     **observations: str,
 ) -> ScreeningVisit:
     """Record a visit to an outfall; a dry-weather visit inside the town's window since rain is
-    refused, and flow in dry weather flags the visit for follow-up."""
+    refused, and flow in dry weather flags the visit for follow-up. A `photo` is checked and
+    stored without its metadata (kit.images.photo_checked), its SHA-256 in the audit."""
     policy.require(actor, "screening.record", asset)
     unknown = set(observations) - set(OBSERVATIONS)
     if unknown:
@@ -442,9 +457,12 @@ def visit_record(
             )
     if visited_at > timezone.now():
         raise InputError("visited_at", visited_at.isoformat(), "is in the future")
+    picture = (
+        photo_checked(photo, field="photo", max_bytes=visit_photo_max_bytes()) if photo else None
+    )
     reasons = follow_up_reasons(weather, flow, [])
     with transaction.atomic():
-        visit = ScreeningVisit.objects.create(
+        visit = ScreeningVisit(
             round=screening_round,
             asset=asset,
             visited_at=visited_at,
@@ -458,12 +476,19 @@ def visit_record(
             dry_weather_window=window.as_dict(),
             **{k: (v or "").strip() for k, v in observations.items()},
         )
+        photographed = {}
+        if picture is not None:
+            data, _content_type, ext = picture
+            visit.photo_sha256 = hashlib.sha256(data).hexdigest()
+            visit.photo.save(f"{asset.asset_id}{ext}", ContentFile(data), save=False)
+            photographed = {"photo_sha256": visit.photo_sha256}
+        visit.save()
         summary = (
             f"{visit.get_weather_display()} visit on "
             f"{timezone.localtime(visited_at):%Y-%m-%d %H:%M}: {visit.get_flow_display().lower()}"
             f"{'; follow-up needed: ' + ' '.join(reasons) if reasons else ''}"
         )
-        audit(actor, visit, "screening.visit", SCREENING, summary, case=asset)
+        audit(actor, visit, "screening.visit", SCREENING, summary, case=asset, **photographed)
     return visit
 
 

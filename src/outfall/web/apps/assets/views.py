@@ -6,6 +6,7 @@ investigations. Staff-only: DPW staff and the DPW Director of the town (§ 267-5
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -22,7 +23,9 @@ from outfall.web.apps.assets.geojson import LINE_KINDS, feature_collection
 from outfall.web.apps.assets.models import Asset, ScreeningSetting
 from outfall.web.apps.assets.policy import ACTIONS, can, require
 from outfall.web.apps.assets.screening import DEFAULT_SETTINGS, DRY_WEATHER_HOURS, PARAMETERS
+from outfall.web.apps.core.files import stored_file_response
 from outfall.web.apps.kit.exports import column, exported
+from outfall.web.apps.kit.images import PHOTO_TYPES
 from outfall.web.apps.kit.search import map_config, search_page
 from outfall.web.apps.kit.steps import RecordSteps, Step, step_page
 from outfall.web.apps.kit.versions import edit_token
@@ -311,7 +314,7 @@ def _dry_window_intro(town) -> str:
 
 
 def _visit_page(request, town, outfalls, screening_round, back):
-    form = f.VisitForm(request.POST or None, outfalls=outfalls)
+    form = f.VisitForm(request.POST or None, request.FILES or None, outfalls=outfalls)
     if request.method == "GET" and request.GET.get("asset"):
         form.initial["asset"] = request.GET["asset"]
 
@@ -324,6 +327,7 @@ def _visit_page(request, town, outfalls, screening_round, back):
             hours_since_rain=d.get("hours_since_rain"),
             flow=d["flow"],
             notes=d.get("notes", ""),
+            photo=d.get("photo"),
             screening_round=screening_round,
             actor=request.user,
             **observations,
@@ -519,6 +523,21 @@ def _round_page(user, screening_round) -> dict:
         "stops": sel.round_progress(screening_round),
         "may_record": can(user, "screening.record", screening_round),
     }
+
+
+@login_required
+@require_GET
+def visit_photo(request, pk: int):
+    """The photo taken at a visit, only for those who may see the visit (§ 267-1: DPW staff of
+    its town); anyone else gets 404."""
+    visit = sel.visit_get(request.user, pk)
+    require(request.user, "screening.view", visit.asset)
+    ext = os.path.splitext(visit.photo.name or "")[1].lower()
+    return stored_file_response(
+        visit.photo,
+        filename=f"{visit.asset.asset_id}-visit-{visit.pk}{ext}",
+        content_type=PHOTO_TYPES.get(ext, "application/octet-stream"),
+    )
 
 
 def _visit_record(user, visit) -> dict:

@@ -29,6 +29,7 @@ from outfall.web.apps.idde.selectors import reports as sel
 from outfall.web.apps.idde.services import reports as svc
 from outfall.web.apps.kit.exports import column, exported
 from outfall.web.apps.kit.forms import add_input_error
+from outfall.web.apps.kit.images import PHOTO_TYPES
 from outfall.web.apps.kit.search import map_config
 from outfall.web.apps.kit.steps import RecordSteps, Step
 
@@ -47,13 +48,6 @@ REPORT_COLUMNS = (
 
 DEFAULT_SUBMIT_RATE = "10/h"
 DEFAULT_STATUS_RATE = "60/m"
-# A report photo is stored as PNG, JPEG or WebP (services.reports.report_photo_check).
-PHOTO_TYPES = {
-    ".png": "image/png",
-    ".jpg": "image/jpeg",
-    ".jpeg": "image/jpeg",
-    ".webp": "image/webp",
-}
 
 
 def submit_rate(group, request) -> str:
