@@ -244,7 +244,11 @@ def asset_import(request):
         back=reverse("assets:inventory"),
         intro="The whole file is imported or nothing is: every mistake is listed with the "
         "feature's index (counting from 0) and the property. A known identifier updates that "
-        "structure; a new one adds it.",
+        "structure; a new one adds it. A property the file leaves out, or gives as null, keeps "
+        "its stored value (an empty text clears it); a shapefile's shortened names are read as "
+        "the property they begin (receiving_ is receiving_water). Positions are WGS 84 "
+        "longitude, latitude in or near the town: reproject a file in another coordinate "
+        "system first (ogr2ogr -t_srs EPSG:4326).",
     )
 
 
