@@ -2,7 +2,8 @@
 reading of one back, every mistake reported with the feature's index and the property.
 
 Structures are Points ([longitude, latitude]); pipes and ditches may be LineStrings, kept whole
-in `Asset.line` (the first vertex is the structure's location) and exported as lines again.
+in `Asset.line` (the first vertex is the structure's location) and exported as lines again; a
+feature's geometry is always the structure's (a Point given for a stored line replaces it).
 Properties this project does not know are kept as they came.
 
 Files that went through GIS tools (GDAL's ogr2ogr, QGIS) come back changed, and none of those
@@ -83,7 +84,7 @@ CRS_NAMES = {
     "26919": "NAD83 / UTM zone 19N",
     "32619": "WGS 84 / UTM zone 19N",
     "3857": "WGS 84 / Pseudo-Mercator (web map metres)",
-    "4269": "NAD83 geographic (degrees, latitude first)",
+    "4269": "NAD83 geographic, in degrees",
 }
 """Names of the systems a Massachusetts town's GIS files are likely to be in, for a refusal."""
 REPROJECT = (
