@@ -20,7 +20,10 @@ $(NPMSTAMP): package.json
 	npm install --no-audit --no-fund --silent
 	touch $(NPMSTAMP)
 
+# The system packages are checked on every install, so a machine set up before one was added
+# still gets it.
 install: $(STAMP) $(NPMSTAMP)
+	scripts/ensure-system-packages
 
 # The web application on SQLite in var/, with fictional demo cases, and the background worker that
 # sends its mail and makes its PDFs and site reviews; the logins print before the server starts.

@@ -150,6 +150,12 @@ class VisitForm(AccessibleForm):
     deposits = forms.CharField(label="Deposits", required=False, max_length=60)
     staining = forms.CharField(label="Staining", required=False, max_length=60)
     notes = text_area("Notes", required=False, rows=3)
+    photo = forms.FileField(
+        label="Photo",
+        required=False,
+        help_text="JPEG, PNG or WebP, of the outfall as found. Location data in the photo is "
+        "removed when it is saved.",
+    )
 
     def __init__(self, *args, outfalls, **kwargs):
         super().__init__(*args, **kwargs)

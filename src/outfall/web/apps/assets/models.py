@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from outfall.web.apps.core.files import PrivateName
 from outfall.web.apps.kit.fields import optional_link
 
 
@@ -41,7 +42,17 @@ class Asset(models.Model):
     downstream = optional_link("self", models.SET_NULL, related_name="upstream")
     notes = models.TextField(blank=True)
     active = models.BooleanField(default=True)
-    properties = models.JSONField(default=dict, blank=True)
+    properties = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="properties of an imported file this model has no field for",
+    )
+    line = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="a pipe's or ditch's vertices [longitude, latitude], first to last (its "
+        "location is the first); empty for a structure at one point",
+    )
 
     class Meta:
         constraints = [
@@ -142,6 +153,13 @@ class ScreeningVisit(models.Model):
     dry_weather_window = models.JSONField(
         default=dict, blank=True, help_text="the town's window as applied to this visit"
     )
+    photo = models.FileField(
+        upload_to=PrivateName("assets/visits"),
+        null=True,
+        blank=True,
+        help_text="taken at the visit; served only to those who may see the visit",
+    )
+    photo_sha256 = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["-visited_at", "-id"]

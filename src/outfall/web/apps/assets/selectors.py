@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Prefetch, QuerySet
+from django.conf import settings
+from django.db.models import Count, Max, Min, Prefetch, QuerySet
 
 from outfall.kernel.geo import box_around, distance_m, polygons_from_geojson
 from outfall.web.apps.assets import policy
+from outfall.web.apps.assets.geojson import DEFAULT_BOUNDS_MARGIN_DEG, Bounds, bounds_around
 from outfall.web.apps.assets.models import (
     Asset,
     Catchment,
@@ -43,6 +45,22 @@ def asset_list_visible_to(user, town=None) -> QuerySet[Asset]:
     if town is not None:
         qs = qs.filter(town=town)
     return qs.select_related("town", "downstream")
+
+
+def inventory_bounds(town) -> Bounds:
+    """Where the town's structures may be (§ 267-3: its own storm drains): the box around its
+    map centre and the structures it already holds, widened by
+    OUTFALL_INVENTORY_BOUNDS_MARGIN_DEG (default 0.1°, about 11 km north–south)."""
+    margin = float(
+        getattr(settings, "OUTFALL_INVENTORY_BOUNDS_MARGIN_DEG", DEFAULT_BOUNDS_MARGIN_DEG)
+    )
+    held = Asset.objects.filter(town=town).aggregate(
+        s=Min("latitude"), n=Max("latitude"), w=Min("longitude"), e=Max("longitude")
+    )
+    points = [(town.map_center_lat, town.map_center_lon)]
+    if held["s"] is not None:
+        points += [(held["s"], held["w"]), (held["n"], held["e"])]
+    return bounds_around(town.name, points, margin)
 
 
 def asset_get(user, pk: int) -> Asset:

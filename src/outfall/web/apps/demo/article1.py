@@ -36,6 +36,7 @@ from outfall.compliance.lifecycle.idde import REPORT_STATE_LABELS, ReportState
 from outfall.kernel.calendar import next_business_day
 from outfall.law.s267_07_discharges import verdict_label
 from outfall.web.apps.assets import services as assets
+from outfall.web.apps.assets.geojson import LINE_KINDS
 from outfall.web.apps.assets.models import (
     Asset,
     CatchmentInvestigation,
@@ -444,6 +445,10 @@ class Article1Builder:
                 longitude=fields.pop("lon"),
                 downstream=self.assets[s.downstream] if s.downstream else None,
             )
+            if s.kind in LINE_KINDS and s.downstream:
+                # A pipe or ditch runs from its own point to the structure it drains to.
+                end = self.assets[s.downstream]
+                fields["line"] = [[s.lon, s.lat], [end.longitude, end.latitude]]
             self.assets[s.asset_id] = assets.asset_create(
                 self.town,
                 actor=self.dpw,

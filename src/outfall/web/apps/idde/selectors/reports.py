@@ -174,3 +174,59 @@ def report_place(user, report: Report) -> Place | None:
     if not assets_policy.can(user, "asset.view", town=report.town):
         return None
     return catchment_of(report.town, report.latitude, report.longitude, n=NEAREST_STRUCTURES)
+
+
+PUBLIC_ROUNDING = 3
+"""Decimal places a pin is rounded to on the public list: 0.001° is about 110 m north–south
+and 80 m east–west here, enough to show the street, not the house."""
+KIND_WORDS = {"illicit_discharge": "Illicit discharge to the storm drains"}
+"""The kind of a report in words, as Open311 names its service."""
+
+
+@dataclass(frozen=True)
+class PublicReport:
+    """What anyone may know of a report (§ 267-5: the public may follow the Department's work):
+    its number, kind and status in words, the day it was made and where, to about 100 m. Never
+    the reporter, their description (the model marks no description public), photo, address or
+    the exact pin."""
+
+    tracking_number: str
+    kind: str
+    status_label: str
+    submitted_on: dt.date
+    latitude: float | None
+    longitude: float | None
+
+    @property
+    def place(self) -> str:
+        if self.latitude is None:
+            return ""
+        return f"{self.latitude:.{PUBLIC_ROUNDING}f}, {self.longitude:.{PUBLIC_ROUNDING}f}"
+
+
+def report_list_public(town) -> QuerySet[Report]:
+    """The town's reports anyone may see listed, newest first (duplicates are shown once, as
+    the report they repeat)."""
+    return (
+        Report.objects.filter(town=town)
+        .exclude(status=Report.Status.DUPLICATE)
+        .only("tracking_number", "service_code", "status", "submitted_at", "latitude", "longitude")
+        .order_by("-submitted_at", "-pk")
+    )
+
+
+def report_public(report: Report) -> PublicReport:
+    rounded = report.latitude is not None and report.longitude is not None
+    return PublicReport(
+        tracking_number=report.tracking_number,
+        kind=KIND_WORDS.get(report.service_code, "Report to the storm drain system"),
+        status_label=report.get_status_display(),
+        submitted_on=timezone.localdate(report.submitted_at),
+        latitude=round(report.latitude, PUBLIC_ROUNDING) if rounded else None,
+        longitude=round(report.longitude, PUBLIC_ROUNDING) if rounded else None,
+    )
+
+
+def report_get_public(town, tracking_number: str) -> PublicReport | None:
+    report = report_list_public(town).filter(tracking_number=tracking_number).first()
+    return report_public(report) if report else None
