@@ -27,7 +27,8 @@ from tests.web.conftest import make_user
 from tests.web.deploy.processes import bucket_keys, bucket_object
 from tests.web.deploy.topology import Browser, replicate, running, wait_for
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# One set of processes for the module: under xdist the tests stay on one worker (loadgroup).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.xdist_group("deploy")]
 PASSWORD = "correct horse battery staple"
 PUBLIC_LIST = "/api/public/hearings"
 
