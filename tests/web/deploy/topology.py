@@ -59,9 +59,13 @@ def _admin(settings_dict: dict, *statements: str) -> None:
 
 
 def copy_database(settings_dict: dict, source: str, target: str) -> None:
+    """`target` made afresh as a copy of `source` (a template may have no session open: any
+    left idle, by this process's other threads say, is ended first)."""
     _admin(
         settings_dict,
         f'DROP DATABASE IF EXISTS "{target}" WITH (FORCE)',
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+        f"WHERE datname = '{source}' AND pid <> pg_backend_pid()",
         f'CREATE DATABASE "{target}" TEMPLATE "{source}"',
     )
 
