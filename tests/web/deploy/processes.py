@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -36,10 +37,10 @@ def accepts(port: int) -> bool:
     return True
 
 
-def stop(process: subprocess.Popen) -> None:
-    """Stop one process this test started: SIGTERM, then SIGKILL if it lingers."""
+def stop(process: subprocess.Popen, how: signal.Signals = signal.SIGTERM) -> None:
+    """Stop one process this test started: `how`, then SIGKILL if it lingers."""
     if process.poll() is None:
-        process.terminate()
+        process.send_signal(how)
         try:
             process.wait(10)
         except subprocess.TimeoutExpired:
@@ -49,9 +50,14 @@ def stop(process: subprocess.Popen) -> None:
 
 @contextlib.contextmanager
 def started(
-    command: list[str], env: Mapping[str, str], log: Path, port: int | None = None
+    command: list[str],
+    env: Mapping[str, str],
+    log: Path,
+    port: int | None = None,
+    stop_with: signal.Signals = signal.SIGTERM,
 ) -> Iterator[subprocess.Popen]:
-    """`command` running (and accepting on `port`, when given) until the block ends."""
+    """`command` running (and accepting on `port`, when given) until the block ends; then
+    stopped with `stop_with`."""
     process = subprocess.Popen(
         command, cwd=REPO, env=dict(env), stdout=log.open("w"), stderr=subprocess.STDOUT
     )
@@ -63,7 +69,7 @@ def started(
             time.sleep(0.1)
         yield process
     finally:
-        stop(process)
+        stop(process, stop_with)
 
 
 @contextlib.contextmanager

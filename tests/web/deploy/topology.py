@@ -18,6 +18,7 @@ import contextlib
 import os
 import re
 import secrets
+import signal
 import subprocess
 import sys
 import time
@@ -161,7 +162,8 @@ def running(settings_dict: dict, tmp: Path) -> Iterator[Topology]:
         worker = [*manage, "db_worker", "--no-reload", "--no-startup-delay", "--interval=0.2"]
         try:
             with (
-                started(web, env, logs / "gunicorn.log", port),
+                # gunicorn's quick shutdown (SIGINT): no request is left to finish by then.
+                started(web, env, logs / "gunicorn.log", port, stop_with=signal.SIGINT),
                 started(worker, env, logs / "worker.log"),
             ):
                 yield Topology(
