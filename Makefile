@@ -48,7 +48,7 @@ test-sqlite: install
 
 test-postgres: install
 	scripts/ensure-postgres
-	DATABASE_URL=$(PG_URL) $(BIN)/pytest -n auto tests/web
+	DATABASE_URL=$(PG_URL) $(BIN)/pytest -n auto --dist loadgroup tests/web
 
 test-browser: install
 	$(BIN)/pytest -m browser -p no:xdist tests/browser

@@ -26,6 +26,7 @@ from outfall.web.apps.assets.models import Asset, CatchmentInvestigation, Screen
 from outfall.web.apps.core.models import Town
 from outfall.web.apps.enforcement.models import EnforcementCase
 from outfall.web.apps.idde.models import Investigation
+from outfall.web.apps.kit.replica import report_database
 from outfall.web.apps.ms4.ledger import treated_acres_of
 from outfall.web.apps.permits.models import (
     AsBuilt,
@@ -72,7 +73,9 @@ class Measure:
     unit: str = ""
 
     def records(self, period: Period) -> QuerySet:
-        return self.query(period)
+        """The records counted in `period`, read from the read replica when there is one (a
+        report may be seconds behind: kit.replica)."""
+        return self.query(period).using(report_database())
 
 
 @dataclass(frozen=True)
