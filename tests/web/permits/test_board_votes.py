@@ -372,6 +372,13 @@ def test_construction_waits_for_the_surety_and_the_conditions_before_constructio
     assert any("condition 1, to be met before construction" in t for t in texts)
 
 
+def test_the_surety_form_opens_on_the_amount_the_decision_required(client, people, permitted):
+    """§ 267-21: the clerk records the surety the Board required; its amount is already there."""
+    client.force_login(people["clerk"])
+    page = client.get(f"/permits/{permitted.pk}/construction/surety/").content.decode()
+    assert 'name="amount" value="60000.00"' in page
+
+
 def test_a_surety_below_the_amount_the_board_required_is_refused(permitted, people, clock):
     clock.set(dt.date(2026, 4, 12))
     with pytest.raises(InputError) as err:
