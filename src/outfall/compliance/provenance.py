@@ -97,6 +97,10 @@ class ConfirmableValue:
         return f"{self.value:g}"
 
     @property
+    def source_to_check(self) -> str:
+        return _source(self.source)
+
+    @property
     def status_words(self) -> str:
         return STATUS_WORDS.get(self.status, (words(self.status), False))[0]
 
@@ -270,6 +274,9 @@ def flag_note(flag: str) -> FlagNote:
     meaning, unverified = STATUS_WORDS[match["status"]]
     table = match["table"]
     what = words(match["what"])
+    if table == wq_tables.EXPORT_RATES_FILE:
+        for rate in wq_tables.export_rates():
+            what = re.sub(rf"\b{rate.land_use_code}\b", f"{rate.land_use.lower()} land", what)
     return FlagNote(
         what[:1].upper() + what[1:], meaning, unverified, TABLE_TITLES.get(table, table),
         "the source the table names", match["note"] or "",

@@ -209,11 +209,13 @@ def regulation_list(request):
 
 
 def _confirmable(town) -> list:
-    """The figures a reviewer may confirm, each with the town's latest confirmation (if any)."""
+    """The figures a reviewer may confirm, the unverified first, each with the town's latest
+    confirmation (if any)."""
     latest = {}
     for c in confirmation_list(town):
         latest.setdefault(c.figure, c)
-    return [{"figure": f, "confirmed": latest.get(f.ref)} for f in confirmable_values().values()]
+    figures = sorted(confirmable_values().values(), key=lambda f: not f.unverified)
+    return [{"figure": f, "confirmed": latest.get(f.ref)} for f in figures]
 
 
 @login_required

@@ -370,6 +370,7 @@ def site_review_data(user, run: SiteReviewRun) -> dict:
         "other": [n for n in notes if not n.unverified],
         "confirmed": result.get("confirmed_data", []),
         "may_confirm": data_policy.can(user, "data.confirm", town=run.application.town),
+        "may_view": data_policy.can(user, "data.view", town=run.application.town),
     }
 
 
