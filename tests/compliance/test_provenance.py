@@ -110,3 +110,11 @@ def test_the_override_layer_takes_a_data_figure_and_still_refuses_an_unknown_par
         town.with_overrides(
             [ParameterOverride("recharge_F.C", CONFIRMED_ON, 0.3, "§ 267-19B(3)", LAYER)]
         )
+
+
+def test_a_confirmation_of_a_figure_the_tables_do_not_hold_is_an_error_of_the_record(maple):
+    town = parameters.town("norfolk").with_overrides(
+        [ParameterOverride("data.tss_credit.moat", CONFIRMED_ON, 50.0, "§ 267-19B(3)", LAYER)]
+    )
+    with pytest.raises(ParameterFileError, match=re.escape(LAYER)):
+        review_site(maple, as_of=dt.date(2026, 6, 1), town=town)

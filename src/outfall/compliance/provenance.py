@@ -25,6 +25,7 @@ from functools import lru_cache
 from outfall.eng import wq_tables
 from outfall.eng.wq_tables import RechargeRow, TssCredit
 from outfall.kernel.errors import InputError
+from outfall.law.errors import ParameterFileError
 from outfall.law.parameters import DATA_PREFIX, ParameterSet
 
 SECTION = "§ 267-19B(3)"
@@ -304,7 +305,9 @@ class ConfirmedData:
 
 
 def confirmed_data(params: ParameterSet) -> ConfirmedData:
-    """The latest confirmation of each figure the set holds (`data.<ref>` overrides)."""
+    """The latest confirmation of each figure the set holds (`data.<ref>` overrides); one the
+    tables no longer hold, or out of its bounds, is a ParameterFileError naming its layer (the
+    town's record is wrong, not the site file)."""
     credits: dict[str, TssCredit] = {}
     depths: dict[str, RechargeRow] = {}
     layers: dict[str, dict] = {}
@@ -312,9 +315,12 @@ def confirmed_data(params: ParameterSet) -> ConfirmedData:
         if not name.startswith(DATA_PREFIX):
             continue
         ref = name[len(DATA_PREFIX) :]
-        figure = confirmable_value(ref)
         latest = params.definition(name).values[-1]
-        value = confirmed_value_checked(ref, latest.value)
+        try:
+            figure = confirmable_value(ref)
+            value = confirmed_value_checked(ref, latest.value)
+        except InputError as exc:
+            raise ParameterFileError(f"{latest.layer}: {exc}") from None
         kind, key = ref.split(".", 1)
         if kind == "tss_credit":
             row = dataclasses.replace(
