@@ -204,6 +204,23 @@ def test_every_case_keeps_snapshots_of_the_law_and_of_its_site_review(demo):
         assert run.result and run.verdict
 
 
+def test_only_the_case_filed_with_the_wrong_site_file_shows_a_mismatch(demo):
+    """Each case's site file is its own project (name, disturbed area, facts: § 267-19B); one
+    case, the incomplete barn, was filed with the Maple Street example on purpose and says so."""
+    differing = {}
+    for a in _cases():
+        run = a.site_reviews.order_by("-pk").first()
+        outcome = run.application_match["outcome"]
+        assert outcome in ("agrees", "differs"), (a.number, outcome)
+        if outcome == "differs":
+            differing[a.title] = run
+    [(title, run)] = differing.items()
+    assert title.startswith("Specimen Hill Road barn")
+    assert "site file by mistake" in run.application.description
+    fields = [d["field"] for d in run.application_match["details"]["differences"]]
+    assert "disturbance_acres" in fields and "name" in fields
+
+
 def test_the_incomplete_case_carries_its_incompleteness_notice_as_a_real_pdf(demo):
     a = _case(PermitState.INCOMPLETE)
     notice = a.documents.get(kind="incompleteness_notice")
