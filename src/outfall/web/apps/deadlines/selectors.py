@@ -33,6 +33,8 @@ from outfall.web.apps.permits.clocks import (
     PENDING,
     ApprovalRisk,
     approval_risk_list_visible_to,
+    case_approval_risk,
+    case_clock_list,
     clock_list_for_application,
     open_cases_visible_to,
 )
@@ -49,6 +51,8 @@ __all__ = [
     "CaseClock",
     "ClockState",
     "approval_risk_list_visible_to",
+    "case_approval_risk",
+    "case_clock_list",
     "clock_kinds",
     "clock_list_for_application",
     "clock_list_visible_to",

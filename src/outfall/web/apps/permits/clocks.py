@@ -19,7 +19,6 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from django.db.models import Prefetch
 from django.urls import reverse
 from django.utils import timezone
 
@@ -38,8 +37,9 @@ from outfall.web.apps.kit.clocks import (
 )
 from outfall.web.apps.permits import policy
 from outfall.web.apps.permits.facts import permit_clock_for
-from outfall.web.apps.permits.models import Application, Deficiency, OMObligation, Referral
+from outfall.web.apps.permits.models import Application
 from outfall.web.apps.permits.selectors import application_list_visible_to
+from outfall.web.apps.permits.selectors.visibility import with_case_records
 
 SOURCE = "permits"
 APPROVAL_BY_INACTION = "§ 267-18G"
@@ -248,15 +248,28 @@ def clock_list_for_application(application, *, today: dt.date | None = None) -> 
     return sorted(clocks, key=clock_order)
 
 
-def with_clock_records(applications):
-    """The cases with every record their clocks read, fetched once."""
-    return applications.select_related("town", "hearing", "constructive_approval").prefetch_related(
-        "extensions",
-        "as_builts",
-        Prefetch("referrals", queryset=Referral.objects.order_by("response_due")),
-        Prefetch("om_obligations", queryset=OMObligation.objects.order_by("next_due")),
-        Prefetch("inspections__deficiencies", queryset=Deficiency.objects.order_by("correct_by")),
-    )
+with_clock_records = with_case_records
+
+
+def case_clock_list(user, application, *, today: dt.date | None = None) -> list[CaseClock]:
+    """The open clocks of the one case a reader has open (its page found they may see it):
+    staff-only kinds only for those who may see its internal record."""
+    if application.state in NO_CLOCKS:
+        return []
+    internal = policy.can(user, "case.view_internal", application)
+    return [
+        c
+        for c in clock_list_for_application(application, today=today)
+        if internal or c.key not in INTERNAL_KINDS
+    ]
+
+
+def case_approval_risk(application, *, today: dt.date | None = None) -> ApprovalRisk | None:
+    """Where the open case stands against approval by inaction (§ 267-18G); None unless
+    pending."""
+    if application.state not in PENDING:
+        return None
+    return _approval_risk(application, today or timezone.localdate())
 
 
 def open_cases_visible_to(user, *, town_ids=None):

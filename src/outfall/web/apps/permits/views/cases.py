@@ -12,9 +12,14 @@ from django.urls import path, reverse
 from outfall.web.apps.audit.selectors import audit_list_for_case
 from outfall.web.apps.kit.exports import exported
 from outfall.web.apps.kit.steps import RecordSteps
+from outfall.web.apps.permits.facts import remember_facts
 from outfall.web.apps.permits.models import Application
 from outfall.web.apps.permits.policy import require
-from outfall.web.apps.permits.selectors import application_get, application_list_in_view
+from outfall.web.apps.permits.selectors import (
+    application_get,
+    application_list_in_view,
+    application_page_get,
+)
 from outfall.web.apps.permits.views.finder import APPLICATION_COLUMNS, applications_scope
 
 CASE = RecordSteps(
@@ -59,7 +64,7 @@ def application_list(request):
 
 @login_required
 def application_detail(request, pk: int):
-    application = application_get(request.user, pk)
+    application = remember_facts(application_page_get(request.user, pk))
     return render(
         request,
         "permits/detail.html",
