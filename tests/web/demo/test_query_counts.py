@@ -9,6 +9,7 @@ The demo is loaded once for the module and rolled back at the end.
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import os
 import re
@@ -19,7 +20,10 @@ from django.core.management import call_command
 from django.db import connection, transaction
 from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
+from outfall.web.apps.kit.clocks import ClockState, clock_order, warning_days
+from outfall.web.apps.permits import clocks as permit_clocks
 from outfall.web.apps.permits.models import Application
 
 CASE_PAGE_MOST = 75
@@ -112,3 +116,36 @@ def test_the_clerk_s_pages_stay_within_their_query_ceilings_and_read_roles_once(
 @pytest.mark.parametrize("url", PUBLIC_MOST)
 def test_the_public_lists_stay_within_their_query_ceilings(demo, url):
     assert len(_read(_client(None), url)) <= PUBLIC_MOST[url]
+
+
+def _every_clock(user, today):
+    """The permit clocks as read before any narrowing: every open case, one by one."""
+    cases = permit_clocks.with_case_records(permit_clocks.open_cases_visible_to(user))
+    clocks = [c for a in cases for c in permit_clocks.case_clock_list(user, a, today=today)]
+    return sorted(clocks, key=clock_order)
+
+
+@pytest.mark.parametrize("days_on", [-400, 0, 45, 400, 3000])
+def test_reading_only_the_cases_with_a_running_clock_loses_no_clock(demo, days_on):
+    """The dashboard and the home page read only the cases that can have a running clock, or
+    one due soon; on any day every clock (§ 267-18C to § 267-22) is still there."""
+    today = timezone.localdate() + dt.timedelta(days=days_on)
+    soon = today + dt.timedelta(days=warning_days())
+    attention = {ClockState.WARNING, ClockState.OVERDUE}
+    for username in ("clerk", "reviewer", "applicant", "admin"):
+        user = get_user_model().objects.get(username=username)
+        every = _every_clock(user, today)
+        assert permit_clocks.clock_list_visible_to(user, today=today) == every
+        narrowed = permit_clocks.clock_list_visible_to(user, today=today, due_by=soon)
+        assert [c for c in narrowed if c.state in attention] == [
+            c for c in every if c.state in attention
+        ]
+    assert every or days_on < 0
+
+
+def test_the_home_page_reads_only_the_cases_with_a_clock_due_soon(demo):
+    clerk = get_user_model().objects.get(username="clerk")
+    soon = timezone.localdate() + dt.timedelta(days=warning_days())
+    cases = permit_clocks.open_cases_visible_to(clerk)
+    read = permit_clocks.with_running_clocks(cases, due_by=soon)
+    assert read.count() < cases.count()
