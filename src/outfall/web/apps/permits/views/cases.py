@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.shortcuts import render
 from django.urls import path, reverse
 
@@ -21,6 +22,9 @@ from outfall.web.apps.permits.selectors import (
     application_page_get,
 )
 from outfall.web.apps.permits.views.finder import APPLICATION_COLUMNS, applications_scope
+
+PER_PAGE = 50
+"""Cases per page of the case list (the download holds them all)."""
 
 CASE = RecordSteps(
     get=application_get,
@@ -59,7 +63,21 @@ def application_list(request):
     download = exported(request, "applications", APPLICATION_COLUMNS, applications)
     if download is not None:
         return download
-    return render(request, "permits/list.html", {"applications": applications, "scope": scope})
+    page = Paginator(applications.select_related("town"), PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    others = request.GET.copy()
+    others.pop("page", None)
+    return render(
+        request,
+        "permits/list.html",
+        {
+            "applications": page.object_list,
+            "page": page,
+            "page_query": others.urlencode(),
+            "scope": scope,
+        },
+    )
 
 
 @login_required
