@@ -26,7 +26,7 @@ from outfall.web.apps.kit.clocks import ClockState, clock_order, warning_days
 from outfall.web.apps.permits import clocks as permit_clocks
 from outfall.web.apps.permits.models import Application
 
-CASE_PAGE_MOST = 75
+CASE_PAGE_MOST = 72
 """The case page's ceiling on its richest case. Issue 13 asks for 20: every panel (intake,
 hearing, Board, construction, O&M, enforcement, the timeline) reads its own records, one query
 per kind of record; 20 needs those panels read from one set of prefetched records."""
