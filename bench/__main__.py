@@ -7,13 +7,14 @@ temporary directory). Run from the repository root. Never part of the test suite
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from bench import check_timing, sites, swmm_compare
+from bench import check_timing, sites, swmm_compare, web
 
 SIZES = (10, 100, 1000)
 TARGET_SPEED_RATIO = 30.0
@@ -31,11 +32,24 @@ TARGET_STAGE_DIFFERENCE_FT = 0.03
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     p.add_argument(
-        "--only", choices=("runoff", "routing", "check"), action="append", help="run only these"
+        "--only",
+        choices=("runoff", "routing", "check", "web"),
+        action="append",
+        help="run only these (web is never run unless asked: it builds a PostgreSQL database)",
     )
     p.add_argument("--sizes", type=int, nargs="+", default=list(SIZES), help="subcatchment counts")
     p.add_argument("--repeats", type=int, default=5, help="timing repeats per engine and size")
     p.add_argument("--check-runs", type=int, default=9, help="timed `outfall check` runs")
+    p.add_argument(
+        "--scale", type=float, default=0.05, help="web: data size, 1 = issue 13's statewide set"
+    )
+    p.add_argument("--requests", type=int, default=200, help="web: GETs per page")
+    p.add_argument("--concurrency", type=int, default=4, help="web: GETs at once")
+    p.add_argument(
+        "--database-url",
+        default=os.environ.get("OUTFALL_BENCH_DATABASE_URL", web.DEFAULT_DATABASE_URL),
+        help="web: a PostgreSQL database the bench drops and makes again",
+    )
     return p
 
 
@@ -217,6 +231,9 @@ def _load_average() -> str:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     chosen = set(args.only or ("runoff", "routing", "check"))
+    if chosen == {"web"}:
+        web.run(args.scale, args.requests, args.concurrency, args.database_url)
+        return 0
     from swmm.toolkit import solver
 
     print(
@@ -234,6 +251,8 @@ def main(argv: list[str] | None = None) -> int:
             _routing(args.repeats, workdir)
     if "check" in chosen:
         _check(args.check_runs)
+    if "web" in chosen:
+        web.run(args.scale, args.requests, args.concurrency, args.database_url)
     print(f"load average at the end (/proc/loadavg): {_load_average()}")
     print(f"bench finished in {time.perf_counter() - start:.1f} s")
     return 0

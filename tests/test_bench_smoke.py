@@ -103,3 +103,45 @@ def test_swmm_on_two_subcatchments_accounts_for_the_tr55_runoff_volume(tmp_path)
     tr55_af = sum(s.area_ac * float(runoff_depth_in(sites.STORM_DEPTH_IN, s.cn)) for s in subs)
     swmm_af = continuity["Surface Runoff"] + continuity["Final Storage"]
     assert swmm_af == pytest.approx(tr55_af / 12.0, rel=compare.VOLUME_TOLERANCE)
+
+
+def test_the_web_bench_sizes_scale_from_issue_13_s_statewide_data_set():
+    web = importlib.import_module("bench.web")
+    full = web.Sizes.at(1)
+    assert (full.towns, full.applications, full.assets, full.audit) == (
+        50,
+        20_000,
+        200_000,
+        700_000,
+    )
+    tiny = web.Sizes.at(0.0001)
+    assert tiny.towns == 2 and tiny.applications >= 10
+
+
+@pytest.mark.django_db
+def test_the_web_bench_data_set_is_built_through_the_models_and_every_page_it_times_answers(
+    tmp_path, monkeypatch
+):
+    """The web bench's build at a very small scale, and each page it times read once through
+    Django's test client with the bench's sessions (no server, no timing)."""
+    from django.test import Client
+
+    from outfall.law import parameters
+    from outfall.web.apps.permits.models import Application
+
+    web = importlib.import_module("bench.web")
+    sizes = web.Sizes.at(0.001)
+    web.write_parameters(tmp_path, web.town_slugs(sizes.towns))
+    monkeypatch.setattr(parameters.load_parameter_set, "__defaults__", (tmp_path,))
+    parameters.town.cache_clear()
+    try:
+        made = web.build(sizes)
+        assert Application.objects.count() == sizes.applications
+        assert {a.state for a in Application.objects.all()} >= {"submitted", "closed"}
+        for label, path, session in web.pages(made):
+            client = Client()
+            if session:
+                client.cookies["sessionid"] = session
+            assert client.get(path).status_code == 200, label
+    finally:
+        parameters.town.cache_clear()

@@ -36,3 +36,14 @@ def test_a_hearing_never_opened_is_approved_by_inaction_and_certified_alike():
 def test_no_certification_no_day_to_issue():
     clock = permit_clock(facts(hearing_opened_on=D(2026, 5, 4), hearing_on=D(2026, 5, 4)))
     assert clock.deadline("permit_issue_by") is None
+
+
+def test_the_same_facts_are_laid_out_once_and_other_facts_anew():
+    """The clock is a function of the case's facts (§ 267-18E-G): a dashboard asking again for
+    an unchanged case gets the clock already laid out; a changed fact lays it out again."""
+    first = permit_clock(facts(hearing_on=D(2026, 6, 30)))
+    assert permit_clock(facts(hearing_on=D(2026, 6, 30))) is first
+    moved = permit_clock(facts(hearing_on=D(2026, 7, 7)))
+    assert moved is not first and moved.facts.hearing_on == D(2026, 7, 7)
+    proposed = permit_clock(facts(hearing_on=D(2026, 6, 30)), hearing_on=D(2026, 7, 7))
+    assert proposed is not first and proposed.schedule.outcome != first.schedule.outcome

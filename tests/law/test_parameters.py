@@ -354,3 +354,25 @@ def test_an_override_is_refused_by_name_when_it_cannot_stand(override, complaint
         P.town("norfolk").with_overrides([override])
     assert complaint in str(err.value)
     assert override.name in str(err.value)
+
+
+def test_an_installation_serving_many_towns_loads_each_town_s_parameters_once(monkeypatch):
+    """Deadlines of towns asked in turn (a clerk of two towns, a statewide login) never reload a
+    town's parameter files because others were asked for since: one load per town served."""
+    loads: list[str] = []
+    real = P.load_parameter_set
+
+    def counted(slug, *args, **kwargs):
+        loads.append(slug)
+        return real("norfolk")
+
+    served = [f"town-{n:02d}" for n in range(40)]
+    P.town.cache_clear()
+    monkeypatch.setattr(P, "load_parameter_set", counted)
+    try:
+        for _ in range(5):
+            for slug in served:
+                assert P.town(slug).slug == "norfolk"
+    finally:
+        P.town.cache_clear()
+    assert sorted(loads) == served

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from functools import lru_cache
 
 from outfall.law import s267_18_procedure
 from outfall.law.deadline import LegalDeadline
@@ -61,6 +62,11 @@ class PermitClock:
         return bool(self.schedule and self.schedule.details.get("late_hearing"))
 
 
+CLOCKS_KEPT = 20_000
+"""How many cases' clocks a process keeps laid out (a statewide installation's open cases):
+the clock is a function of the facts alone, so the same facts are laid out once."""
+
+
 def permit_clock(
     f: PermitClockFacts,
     *,
@@ -69,7 +75,21 @@ def permit_clock(
 ) -> PermitClock:
     """The clock of the case; `hearing_on` asks about a proposed hearing day and `extended_to`
     about a proposed extension instead of those on file. The law's InputError or LawError on
-    an inconsistent record is raised to the caller, who must say so (never drop the case)."""
+    an inconsistent record is raised to the caller, who must say so (never drop the case).
+
+    The same facts give the same clock (the town's parameter set is loaded once per process,
+    `law.parameters.town`), so it is laid out once and kept: the dashboard of a town's open
+    cases does not ask the law again for a case that has not changed. Facts naming their town
+    by a parameter set rather than its slug are laid out each time."""
+    if not isinstance(f.town, str | None):
+        return _laid_out.__wrapped__(f, hearing_on, extended_to)
+    return _laid_out(f, hearing_on, extended_to)
+
+
+@lru_cache(maxsize=CLOCKS_KEPT)
+def _laid_out(
+    f: PermitClockFacts, hearing_on: dt.date | None, extended_to: dt.date | None
+) -> PermitClock:
     complete, completed = f.complete_on, f.project_completed_on
     common = {"as_of": f.law_date, "town": f.town}
     if complete is None:

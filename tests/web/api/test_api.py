@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from outfall.compliance import lifecycle
 from outfall.web.apps.audit.models import AuditEvent
+from outfall.web.apps.kit.writes import audit
 from outfall.web.apps.permits import policy
 from outfall.web.apps.permits.models import (
     Hearing,
@@ -327,23 +328,31 @@ def test_the_public_lists_need_no_login_and_hold_only_public_records(
     as_who, public_records, who, listing
 ):
     case, _draft = public_records
-    response = as_who(who).get(f"/api/public/{listing}")
+    response = as_who(who).get(f"/api/public/{listing}", {"since": "2026-01-01"})
     assert response.status_code == 200
-    assert [r["number"] for r in response.json()] == [case.number]
+    assert [r["number"] for r in response.json()["items"]] == [case.number]
 
 
 def test_a_hearing_is_not_public_before_its_notice(as_who, people, make_application):
     a = make_application(people["applicant"], state="hearing_scheduled", complete_on=D(2026, 6, 1))
     Hearing.objects.create(application=a, scheduled_for=_at(D(2026, 7, 9)), location="Town Hall")
-    assert as_who("anonymous").get("/api/public/hearings").json() == []
+    answer = as_who("anonymous").get("/api/public/hearings", {"since": "2026-01-01"}).json()
+    assert answer["items"] == [] and answer["count"] == 0
 
 
 def test_the_public_lists_filter_by_town_and_name_an_unknown_one(
     as_who, public_records, exampleton
 ):
     client = as_who("anonymous")
-    assert client.get("/api/public/decisions", {"town": "exampleton"}).json() == []
-    assert len(client.get("/api/public/decisions", {"town": "norfolk"}).json()) == 1
+    since = "2026-01-01"
+    assert (
+        client.get("/api/public/decisions", {"town": "exampleton", "since": since}).json()["items"]
+        == []
+    )
+    assert (
+        client.get("/api/public/decisions", {"town": "norfolk", "since": since}).json()["count"]
+        == 1
+    )
     response = client.get("/api/public/decisions", {"town": "atlantis"})
     assert response.status_code == 422 and problem(response, "town")["value"] == "atlantis"
 
@@ -361,11 +370,62 @@ def test_a_regulation_hearing_is_listed_with_its_advertisement_and_notice(
         hearing=today + dt.timedelta(days=30), advertised=today
     )
     client = as_who("anonymous")
-    [row] = client.get("/api/public/regulation-hearings").json()
+    [row] = client.get("/api/public/regulation-hearings").json()["items"]
     assert (row["number"], row["town"], row["newspaper"]) == (reg.number, "norfolk", "The Gazette")
     assert row["advertised_on"] == today.isoformat()
     assert client.get(row["notice_url"]).status_code == 200
-    assert client.get("/api/public/regulation-hearings", {"town": "exampleton"}).json() == []
+    assert (
+        client.get("/api/public/regulation-hearings", {"town": "exampleton"}).json()["count"] == 0
+    )
+
+
+def test_by_default_the_public_lists_hold_upcoming_hearings_and_the_last_year_s_decisions(
+    as_who, public_records, monkeypatch
+):
+    """An anonymous reader gets a bounded page, not every hearing and decision ever (§ 267-18E,
+    § 267-18F records stay readable by asking from an earlier day)."""
+    client = as_who("anonymous")
+    case, _ = public_records
+    monkeypatch.setattr(timezone, "localdate", lambda *a: D(2026, 3, 5))
+    (upcoming,) = client.get("/api/public/hearings").json()["items"]
+    assert upcoming["number"] == case.number
+    monkeypatch.setattr(timezone, "localdate", lambda *a: D(2026, 3, 6))
+    assert client.get("/api/public/hearings").json()["count"] == 0
+    monkeypatch.setattr(timezone, "localdate", lambda *a: D(2027, 3, 19))
+    assert client.get("/api/public/decisions").json()["count"] == 1
+    monkeypatch.setattr(timezone, "localdate", lambda *a: D(2027, 3, 20))
+    assert client.get("/api/public/decisions").json()["count"] == 0
+    assert client.get("/api/public/decisions", {"since": "2026-03-01"}).json()["count"] == 1
+
+
+def test_the_public_lists_are_pages_of_the_api_s_limit_and_offset(as_who, public_records):
+    client = as_who("anonymous")
+    got = client.get("/api/public/decisions", {"since": "2026-01-01", "limit": 1}).json()
+    assert (got["count"], got["limit"], got["offset"], len(got["items"])) == (1, 1, 0, 1)
+    past = client.get("/api/public/decisions", {"since": "2026-01-01", "offset": 1}).json()
+    assert past["count"] == 1 and past["items"] == []
+    response = client.get("/api/public/hearings", {"limit": 201})
+    assert response.status_code == 422 and problem(response, "limit")["value"] == "201"
+
+
+@pytest.mark.parametrize("listing", ["hearings", "decisions"])
+def test_a_public_list_is_cacheable_and_unchanged_it_answers_not_modified(
+    as_who, public_records, people, listing
+):
+    client = as_who("anonymous")
+    first = client.get(f"/api/public/{listing}", {"since": "2026-01-01"})
+    assert "public" in first["Cache-Control"] and "max-age=300" in first["Cache-Control"]
+    assert first["ETag"] and first["Last-Modified"]
+    again = client.get(
+        f"/api/public/{listing}", {"since": "2026-01-01"}, HTTP_IF_NONE_MATCH=first["ETag"]
+    )
+    assert again.status_code == 304 and again.content == b""
+    case, _ = public_records
+    audit(people["clerk"], case, "decision.file", "§ 267-18F", "filed with the Town Clerk")
+    changed = client.get(
+        f"/api/public/{listing}", {"since": "2026-01-01"}, HTTP_IF_NONE_MATCH=first["ETag"]
+    )
+    assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
 
 
 @override_settings(OUTFALL_PUBLIC_API_RATE="3/m")

@@ -134,3 +134,30 @@ def test_a_flagged_visit_offers_a_catchment_investigation_and_an_exceedance_show
         "✗ Exceeds" in page and "Surfactants (as MBAS) 0.4 mg/L is at or above 0.25 mg/L." in page
     )
     assert reverse("assets:catchment_open", args=[visit.pk]) in page
+
+
+def test_the_map_reads_only_the_structures_in_view(as_who, outfall, catch_basin):
+    """The map sends its bounding box (west,south,east,north) and gets the structures in it."""
+    client = as_who("dpw_staff")
+    url = reverse("assets:map_assets")
+    around = f"{outfall.longitude - 0.0001},{outfall.latitude - 0.0001},{outfall.longitude + 0.0001},{outfall.latitude + 0.0001}"
+    markers = client.get(url, {"bbox": around}).json()
+    assert [f["id"] for f in markers["features"]] == ["OF-001"]
+    assert client.get(url, {"bbox": "-70.0,41.0,-69.9,41.1"}).json()["features"] == []
+
+
+def test_beyond_the_most_the_map_draws_it_asks_to_zoom_in(
+    as_who, outfall, catch_basin, monkeypatch
+):
+    monkeypatch.setattr("outfall.web.apps.assets.selectors.MAP_FEATURES_MOST", 1)
+    markers = as_who("dpw_staff").get(reverse("assets:map_assets")).json()
+    assert markers["features"] == []
+    assert markers["zoom_in"]["count"] == 2 and "zoom in" in markers["zoom_in"]["message"]
+
+
+@pytest.mark.parametrize("bbox", ["1,2,3", "west,south,east,north", "-71.3,42.2,-71.4,42.1"])
+def test_a_bad_map_box_names_the_field_and_the_value(as_who, outfall, bbox):
+    response = as_who("dpw_staff").get(reverse("assets:map_assets"), {"bbox": bbox})
+    assert response.status_code == 400
+    (error,) = response.json()["errors"]["bbox"]
+    assert bbox in error["message"]

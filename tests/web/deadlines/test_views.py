@@ -204,3 +204,22 @@ def test_the_case_page_of_a_closed_file_still_shows_its_om_clock(client, people,
     panel = html[html.index('id="case-clocks-heading"') :]
     panel = panel[: panel.index("</section>")]
     assert "Operation and maintenance task due" in panel and "stands approved" not in panel
+
+
+def test_the_dashboard_lists_its_clocks_a_page_at_a_time_soonest_first(
+    client, people, complete_case, monkeypatch
+):
+    """Every list is paginated: the dashboard shows a page of clocks, the download them all."""
+    monkeypatch.setattr("outfall.web.apps.deadlines.views.CLOCKS_PER_PAGE", 4)
+    today = timezone.localdate()
+    for days in (40, 30, 20):
+        complete_case(complete_on=today - dt.timedelta(days=days), law_date=today)
+    client.force_login(people["clerk"])
+    every = clock_list_visible_to(people["clerk"])
+    first = client.get("/deadlines/")
+    assert list(first.context["clocks"]) == every[:4]
+    assert f"{len(every)} open clocks; page 1 of 3." in first.content.decode()
+    last = client.get("/deadlines/", {"page": 3})
+    assert list(last.context["clocks"]) == every[8:]
+    download = client.get("/deadlines/", {"export": "csv"}).content.decode()
+    assert download.count("\n") == len(every) + 1

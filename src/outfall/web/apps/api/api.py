@@ -8,13 +8,18 @@ section. The public lists of hearings and decisions need no login and are rate-l
 
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal
 
 from django.conf import settings
+from django.http import HttpResponse
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_cache_control
+from django.views.decorators.http import condition
 from django_ratelimit.core import is_ratelimited
 from ninja import Query, Status
+from ninja.decorators import decorate_view
 from ninja.errors import HttpError
 
 from outfall.compliance import lifecycle
@@ -23,9 +28,17 @@ from outfall.web.apps.api.auth import AUTH, SessionCsrfAuth
 from outfall.web.apps.api.contract import OutfallAPI, answers, install_error_handlers, shaped
 from outfall.web.apps.api.selectors import api_token_list_for
 from outfall.web.apps.api.services import api_token_issue
-from outfall.web.apps.core.models import Town
+from outfall.web.apps.audit.selectors import audit_last_change
 from outfall.web.apps.deadlines.selectors import clock_list_visible_to
-from outfall.web.apps.kit.api import attrs, found, page, steps_out, town_named, user_of
+from outfall.web.apps.kit.api import (
+    attrs,
+    found,
+    page,
+    page_check,
+    steps_out,
+    town_named,
+    user_of,
+)
 from outfall.web.apps.permits import policy
 from outfall.web.apps.permits.facts import permit_facts
 from outfall.web.apps.permits.models import Decision, Hearing, Inspection, Surety
@@ -36,7 +49,7 @@ from outfall.web.apps.permits.selectors.hearing import (
 )
 from outfall.web.apps.permits.selectors.search import ApplicationSearch, application_search
 from outfall.web.apps.permits.services.transitions import application_transition
-from outfall.web.apps.regulations.selectors import regulation_hearings_noticed
+from outfall.web.apps.regulations.selectors import regulation_hearings_public
 
 PERMITS = "permits"
 DEADLINES = "deadlines"
@@ -343,11 +356,45 @@ def _limit_public(request) -> None:
         raise HttpError(429, "Too many requests: slow down and try again in a minute")
 
 
-def _public_rows(request, town: str, model):
+PUBLIC_MAX_AGE = 300
+"""Seconds a reader (or a proxy between) may keep a public list before asking again."""
+
+
+def _last_change(request):
+    """`audit_last_change`, read once for the request's ETag and Last-Modified."""
+    if not hasattr(request, "_outfall_last_change"):
+        request._outfall_last_change = audit_last_change()
+    return request._outfall_last_change
+
+
+def _public_version(request, *args, **kwargs) -> str:
+    """The public lists' ETag: the record's version (`audit_last_change`) and the day, since the
+    default window moves at midnight though nothing was written."""
+    version, _ = _last_change(request)
+    return f"{version}-{timezone.localdate().isoformat()}"
+
+
+def _public_changed(request, *args, **kwargs):
+    """The public lists' Last-Modified: the newest audit row, or midnight if that is later."""
+    _, at = _last_change(request)
+    midnight = timezone.make_aware(dt.datetime.combine(timezone.localdate(), dt.time.min))
+    return max(at, midnight) if at else midnight
+
+
+public_conditional = decorate_view(
+    condition(etag_func=_public_version, last_modified_func=_public_changed)
+)
+
+
+def _cacheable(response: HttpResponse) -> None:
+    patch_cache_control(response, public=True, max_age=PUBLIC_MAX_AGE)
+
+
+def _public_rows(request, town, model):
     """`model`'s rows (hearings, decisions) of the cases the public may see in `town` (every
     town when none is named), once the caller is within the public rate."""
     _limit_public(request)
-    cases = application_list_public(town_named(town))
+    cases = application_list_public(town)
     return model.objects.filter(application__in=cases).select_related("application__town")
 
 
@@ -356,92 +403,121 @@ def _public_case(a) -> dict:
     return {"town": a.town.slug, **attrs(a, "number", "title", "site_address")}
 
 
+def _public_hearing(h) -> dict:
+    return {
+        **_public_case(h.application),
+        **attrs(h, "scheduled_for", "location", "opened_on", "closed_on"),
+    }
+
+
 @api.get(
     "/public/hearings",
     auth=None,
-    response=answers({200: list[s.PublicHearingOut]}, public=True),
+    response=answers({200: s.PublicHearingPage}, public=True),
     tags=[PUBLIC],
 )
-def list_public_hearings(request, filters: Query[s.PublicFilter]):
-    """Public hearings whose notice has been given (§ 267-18E), soonest first. No login."""
+@public_conditional
+def list_public_hearings(request, filters: Query[s.PublicFilter], response: HttpResponse):
+    """Public hearings whose notice has been given (§ 267-18E), soonest first, a page at a time:
+    from today on unless `since` names an earlier day. No login; cacheable (ETag)."""
+    since = filters.since or timezone.localdate()
+    start = timezone.make_aware(dt.datetime.combine(since, dt.time.min))
     rows = (
-        _public_rows(request, filters.town, Hearing)
+        _public_rows(request, town_named(filters.town), Hearing)
         .exclude(notice_published_on=None, notice_posted_on=None, opened_on=None)
-        .order_by("scheduled_for")
+        .filter(scheduled_for__gte=start)
+        .order_by("scheduled_for", "pk")
     )
-    return [
-        {
-            **_public_case(h.application),
-            **attrs(h, "scheduled_for", "location", "opened_on", "closed_on"),
-        }
-        for h in rows
-    ]
+    _cacheable(response)
+    return page(rows, filters.limit, filters.offset, _public_hearing)
+
+
+def _public_decision(d) -> dict:
+    return {
+        **_public_case(d.application),
+        "kind": d.kind,
+        "kind_label": d.get_kind_display(),
+        "voted_on": d.voted_on,
+        "filed_with_town_clerk_on": d.filed_with_town_clerk_on,
+        "certified_on": None,
+    }
+
+
+def _public_failure_to_act(a) -> dict:
+    return {
+        **_public_case(a),
+        "kind": s.FAILURE_TO_ACT,
+        "kind_label": FAILURE_TO_ACT_LABEL,
+        "voted_on": None,
+        "filed_with_town_clerk_on": None,
+        "certified_on": a.constructive_approval.certified_on,
+    }
 
 
 @api.get(
     "/public/regulation-hearings",
     auth=None,
-    response=answers({200: list[s.PublicRegulationHearingOut]}, public=True),
+    response=answers({200: s.PublicRegulationHearingPage}, public=True),
     tags=[PUBLIC],
 )
 def list_public_regulation_hearings(request, filters: Query[s.PublicFilter]):
-    """Hearings on the Board's rules and regulations from today on, with their advertisement and
-    legal notice (§ 267-17B), soonest first. No login."""
+    """Hearings on the Board's rules and regulations from today on (or from `since`), with their
+    advertisement and legal notice (§ 267-17B), soonest first, a page at a time. No login."""
     _limit_public(request)
-    named = town_named(filters.town)
-    towns = [named] if named is not None else Town.objects.order_by("slug")
-    today = timezone.localdate()
-    rows = sorted(
-        (r for town in towns for r in regulation_hearings_noticed(town, today)),
-        key=lambda r: (r.hearing_at, r.number),
+    rows = regulation_hearings_public(
+        town_named(filters.town), filters.since or timezone.localdate()
     )
-    return [
-        {
-            "town": r.town.slug,
-            **attrs(r, "number", "title", "hearing_at", "newspaper", "advertised_on"),
-            "location": r.hearing_location,
-            "notice_url": reverse("permits:public_regulation_notice", args=[r.pk]),
-        }
-        for r in rows
-    ]
+    return page(rows, filters.limit, filters.offset, _public_regulation_hearing)
+
+
+def _public_regulation_hearing(r) -> dict:
+    return {
+        "town": r.town.slug,
+        **attrs(r, "number", "title", "hearing_at", "newspaper", "advertised_on"),
+        "location": r.hearing_location,
+        "notice_url": reverse("permits:public_regulation_notice", args=[r.pk]),
+    }
 
 
 @api.get(
     "/public/decisions",
     auth=None,
-    response=answers({200: list[s.PublicDecisionOut]}, public=True),
+    response=answers({200: s.PublicDecisionPage}, public=True),
     tags=[PUBLIC],
 )
-def list_public_decisions(request, filters: Query[s.PublicFilter]):
+@public_conditional
+def list_public_decisions(request, filters: Query[s.PublicFilter], response: HttpResponse):
     """The Board's decisions (§ 267-18F) and the approvals by its failure to act the Town Clerk
-    has certified (§ 267-18G), newest first. No login."""
-    decided = [
-        {
-            **_public_case(d.application),
-            "kind": d.kind,
-            "kind_label": d.get_kind_display(),
-            "voted_on": d.voted_on,
-            "filed_with_town_clerk_on": d.filed_with_town_clerk_on,
-            "certified_on": None,
-        }
-        for d in _public_rows(request, filters.town, Decision).exclude(issued_on=None)
-    ]
-    shown = {(r["town"], r["number"]) for r in decided}
-    by_inaction = [
-        {
-            **_public_case(a),
-            "kind": s.FAILURE_TO_ACT,
-            "kind_label": FAILURE_TO_ACT_LABEL,
-            "voted_on": None,
-            "filed_with_town_clerk_on": None,
-            "certified_on": a.constructive_approval.certified_on,
-        }
-        for a in public_constructive_approvals(town_named(filters.town))
-        if (a.town.slug, a.number) not in shown
-    ]
-    return sorted(
-        decided + by_inaction, key=lambda r: r["voted_on"] or r["certified_on"], reverse=True
+    has certified (§ 267-18G), newest first, a page at a time: of the last 365 days unless
+    `since` names an earlier day. No login; cacheable (ETag)."""
+    page_check(filters.limit, filters.offset)
+    town = town_named(filters.town)
+    since = filters.since or timezone.localdate() - dt.timedelta(days=s.PUBLIC_DECISION_DAYS)
+    decided = (
+        _public_rows(request, town, Decision)
+        .exclude(issued_on=None)
+        .filter(voted_on__gte=since)
+        .order_by("-voted_on", "-pk")
     )
+    by_inaction = (
+        public_constructive_approvals(town)
+        .filter(constructive_approval__certified_on__gte=since)
+        .exclude(decision__issued_on__isnull=False)
+    )
+    end = filters.offset + filters.limit
+    rows = sorted(
+        [_public_decision(d) for d in decided[:end]]
+        + [_public_failure_to_act(a) for a in by_inaction[:end]],
+        key=lambda r: r["voted_on"] or r["certified_on"],
+        reverse=True,
+    )
+    _cacheable(response)
+    return {
+        "count": decided.count() + by_inaction.count(),
+        "limit": filters.limit,
+        "offset": filters.offset,
+        "items": rows[filters.offset : end],
+    }
 
 
 # ------------------------------------------------------------------ Article I routers

@@ -246,5 +246,35 @@ class DeadlineFilter(Schema):
     application: int | None = Field(None, ge=1, description="one permit application's clocks")
 
 
-class PublicFilter(Schema):
+PUBLIC_DECISION_DAYS = 365
+"""How far back the public decisions list reaches unless a reader asks from an earlier day."""
+
+
+class PublicFilter(PageIn):
     town: str = Field("", max_length=100, description="a town's short name (default: every town)")
+    since: dt.date | None = Field(
+        None,
+        description="the earliest day listed (default: hearings from today on; decisions of the "
+        f"last {PUBLIC_DECISION_DAYS} days)",
+    )
+
+
+class PublicHearingPage(Schema):
+    count: int
+    limit: int
+    offset: int
+    items: list[PublicHearingOut]
+
+
+class PublicRegulationHearingPage(Schema):
+    count: int
+    limit: int
+    offset: int
+    items: list[PublicRegulationHearingOut]
+
+
+class PublicDecisionPage(Schema):
+    count: int
+    limit: int
+    offset: int
+    items: list[PublicDecisionOut]

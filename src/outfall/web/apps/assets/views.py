@@ -16,6 +16,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from outfall.kernel.errors import InputError
 from outfall.web.apps.assets import forms as f
 from outfall.web.apps.assets import selectors as sel
 from outfall.web.apps.assets import services as svc
@@ -190,18 +191,36 @@ def _geojson_for(request, *, download: bool):
     if criteria is None:
         return JsonResponse({"errors": form.errors.get_json_data()}, status=400)
     assets = sel.asset_search(request.user, town, criteria)
-    data = feature_collection(assets, town_slug=town.slug)
     if not download:
-        for feature, asset in zip(data["features"], assets, strict=True):
+        return _map_features(request, town, assets)
+    data = feature_collection(assets, town_slug=town.slug)
+    response = HttpResponse(json.dumps(data, indent=1), content_type="application/geo+json")
+    response["Content-Disposition"] = f'attachment; filename="{town.slug}-ms4-inventory.geojson"'
+    return response
+
+
+def _map_features(request, town, assets):
+    """The map's structures in view (`bbox`, the part of the map the reader sees), at most
+    `MAP_FEATURES_MOST`; beyond that none, with how many there are and the advice to zoom in."""
+    try:
+        box = sel.MapBox.parse(request.GET["bbox"]) if request.GET.get("bbox") else None
+    except InputError as exc:
+        return JsonResponse({"errors": {exc.field: [{"message": str(exc)}]}}, status=400)
+    shown, count = sel.assets_on_map(assets, box)
+    data = feature_collection(shown, town_slug=town.slug)
+    if count > len(shown):
+        data["zoom_in"] = {
+            "count": count,
+            "most": sel.MAP_FEATURES_MOST,
+            "message": f"{count:,} structures are in view; the map shows at most "
+            f"{sel.MAP_FEATURES_MOST:,}: zoom in, or use the table below.",
+        }
+    else:
+        for feature, asset in zip(data["features"], shown, strict=True):
             feature["properties"]["url"] = reverse("assets:detail", args=[asset.pk])
             feature["properties"]["kind_label"] = asset.get_kind_display()
             feature["properties"]["condition_label"] = asset.get_condition_display()
-    response = HttpResponse(json.dumps(data, indent=1), content_type="application/geo+json")
-    if download:
-        response["Content-Disposition"] = (
-            f'attachment; filename="{town.slug}-ms4-inventory.geojson"'
-        )
-    return response
+    return HttpResponse(json.dumps(data), content_type="application/geo+json")
 
 
 @login_required

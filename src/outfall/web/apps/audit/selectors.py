@@ -3,6 +3,8 @@ last stored verification of a chain."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.db.models import QuerySet
 from django.utils import timezone
 
@@ -37,3 +39,19 @@ def audit_verification_last(town, *, intact: bool | None = None) -> AuditVerific
     if intact is not None:
         qs = qs.filter(ok=intact)
     return qs.order_by("-ran_at", "-id").first()
+
+
+RECENT_ROWS = 100
+"""How far below the newest audit id `audit_last_change` counts rows: a transaction that took
+an id before another's and committed after it still changes the answer."""
+
+
+def audit_last_change() -> tuple[str, dt.datetime | None]:
+    """A version of the whole record and the time of its newest audit row: every write leaves
+    an audit row in its own transaction (DESIGN.md, "Writes"), so a public list unchanged since
+    a reader's copy can answer 304 from this (ETag, Last-Modified) without being read again."""
+    newest = AuditEvent.objects.order_by("-id").values_list("id", "at").first()
+    if newest is None:
+        return "0", None
+    recent = AuditEvent.objects.filter(id__gt=newest[0] - RECENT_ROWS).count()
+    return f"{newest[0]}.{recent}", newest[1]

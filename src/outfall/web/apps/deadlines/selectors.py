@@ -33,6 +33,8 @@ from outfall.web.apps.permits.clocks import (
     PENDING,
     ApprovalRisk,
     approval_risk_list_visible_to,
+    case_approval_risk,
+    case_clock_list,
     clock_list_for_application,
     open_cases_visible_to,
 )
@@ -49,6 +51,8 @@ __all__ = [
     "CaseClock",
     "ClockState",
     "approval_risk_list_visible_to",
+    "case_approval_risk",
+    "case_clock_list",
     "clock_kinds",
     "clock_list_for_application",
     "clock_list_visible_to",
@@ -120,10 +124,16 @@ def clock_list_visible_to(
     if other_sources is None:
         other_sources = application_id is None and applications is None
     wanted = set(states) if states is not None else None
+    # Only clocks due soon or overdue are wanted: read only the cases that can have one.
+    urgent_only = wanted is not None and ClockState.OK not in wanted
     permit = [
         c
         for c in permit_clocks.clock_list_visible_to(
-            user, today=today, applications=applications, application_id=application_id
+            user,
+            today=today,
+            applications=applications,
+            application_id=application_id,
+            due_by=today + dt.timedelta(days=warning_days()) if urgent_only else None,
         )
         if _keep(c, kind, wanted, None)
     ]

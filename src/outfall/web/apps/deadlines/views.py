@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
@@ -22,6 +23,9 @@ from outfall.web.apps.deadlines.selectors import (
 from outfall.web.apps.deadlines.services import calendar_token_rotate
 from outfall.web.apps.kit.exports import column, exported
 from outfall.web.apps.permits import policy
+
+CLOCKS_PER_PAGE = 50
+"""Clocks per page of the dashboard, soonest first (the download holds them all)."""
 
 # The columns of the downloaded deadlines (the dashboard's clocks, with its filters).
 CLOCK_COLUMNS = (
@@ -52,6 +56,9 @@ def dashboard(request):
     download = exported(request, "deadlines", CLOCK_COLUMNS, clocks)
     if download is not None:
         return download
+    page = Paginator(clocks, CLOCKS_PER_PAGE).get_page(request.GET.get("page"))
+    others = request.GET.copy()
+    others.pop("page", None)
     token = CalendarToken.objects.filter(user=request.user).first()
     feed_url = (
         request.build_absolute_uri(reverse("deadlines:calendar", args=[token.token]))
@@ -63,7 +70,9 @@ def dashboard(request):
         "deadlines/dashboard.html",
         {
             "form": form,
-            "clocks": clocks,
+            "clocks": page.object_list,
+            "page": page,
+            "page_query": others.urlencode(),
             "risks": approval_risk_list_visible_to(request.user),
             "warning_days": warning_days(),
             "feed_url": feed_url,

@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from django.db.models import Prefetch
+from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -38,8 +38,15 @@ from outfall.web.apps.kit.clocks import (
 )
 from outfall.web.apps.permits import policy
 from outfall.web.apps.permits.facts import permit_clock_for
-from outfall.web.apps.permits.models import Application, Deficiency, OMObligation, Referral
+from outfall.web.apps.permits.models import (
+    Application,
+    AsBuilt,
+    Deficiency,
+    OMObligation,
+    Referral,
+)
 from outfall.web.apps.permits.selectors import application_list_visible_to
+from outfall.web.apps.permits.selectors.visibility import with_case_records
 
 SOURCE = "permits"
 APPROVAL_BY_INACTION = "§ 267-18G"
@@ -248,15 +255,67 @@ def clock_list_for_application(application, *, today: dt.date | None = None) -> 
     return sorted(clocks, key=clock_order)
 
 
-def with_clock_records(applications):
-    """The cases with every record their clocks read, fetched once."""
-    return applications.select_related("town", "hearing", "constructive_approval").prefetch_related(
-        "extensions",
-        "as_builts",
-        Prefetch("referrals", queryset=Referral.objects.order_by("response_due")),
-        Prefetch("om_obligations", queryset=OMObligation.objects.order_by("next_due")),
-        Prefetch("inspections__deficiencies", queryset=Deficiency.objects.order_by("correct_by")),
+with_clock_records = with_case_records
+
+
+def case_clock_list(user, application, *, today: dt.date | None = None) -> list[CaseClock]:
+    """The open clocks of the one case a reader has open (its page found they may see it):
+    staff-only kinds only for those who may see its internal record."""
+    if application.state in NO_CLOCKS:
+        return []
+    internal = policy.can(user, "case.view_internal", application)
+    return [
+        c
+        for c in clock_list_for_application(application, today=today)
+        if internal or c.key not in INTERNAL_KINDS
+    ]
+
+
+def case_approval_risk(application, *, today: dt.date | None = None) -> ApprovalRisk | None:
+    """Where the open case stands against approval by inaction (§ 267-18G); None unless
+    pending."""
+    if application.state not in PENDING:
+        return None
+    return _approval_risk(application, today or timezone.localdate())
+
+
+def _due(field: str, due_by: dt.date | None) -> dict:
+    return {f"{field}__lte": due_by} if due_by is not None else {}
+
+
+def with_running_clocks(cases, *, due_by: dt.date | None = None):
+    """The cases among `cases` that can have a running clock, read in the database so a page
+    never loads a case only to find it has none: pending (§ 267-18E-G) or approved by failure
+    to act (§ 267-18G, the permit to issue); completed without as-built drawings (§ 267-18I);
+    a referral unanswered (§ 267-18C) or a deficiency uncorrected (§ 267-22) while the file is
+    open; an O&M task running (§ 267-20).
+
+    With `due_by`, only those whose clock on a recorded date can fall due by that day (every
+    such date bounds its clock from below: the as-built drawings are due years after
+    completion); the pending cases, few at any time, are all kept.
+    """
+
+    def open_child(model, link: str, **where):
+        return Exists(model.objects.filter(**{link: OuterRef("pk")}, **where))
+
+    running = Q(state__in=PENDING) | Q(state=PermitState.CONSTRUCTIVELY_APPROVED.value)
+    as_built = Q(
+        construction_completed_on__isnull=False, **_due("construction_completed_on", due_by)
     )
+    running |= ~Q(state__in=NO_CLOCKS) & as_built & ~open_child(AsBuilt, "application")
+    running |= ~Q(state__in=FILE_SHUT) & open_child(
+        Referral, "application", responded_on__isnull=True, **_due("response_due", due_by)
+    )
+    running |= ~Q(state__in=FILE_SHUT) & open_child(
+        Deficiency,
+        "inspection__application",
+        corrected_on__isnull=True,
+        **_due("correct_by", due_by),
+    )
+    running |= ~Q(state__in=NO_CLOCKS) & open_child(
+        OMObligation, "application", active=True, **_due("next_due", due_by)
+    )
+    return cases.filter(running)
 
 
 def open_cases_visible_to(user, *, town_ids=None):
@@ -273,14 +332,18 @@ def clock_list_visible_to(
     today: dt.date | None = None,
     applications=None,
     application_id: int | None = None,
+    due_by: dt.date | None = None,
 ) -> list[CaseClock]:
     """Every open permit clock `user` may see; staff-only kinds only for those who may see the
     case's internal record. `applications` narrows to a queryset already limited to what the
-    user may see (the reminder run passes one town's cases)."""
+    user may see (the reminder run passes one town's cases); `due_by` to the cases with a
+    clock that can fall due by then (`with_running_clocks`) — the clocks due later among them
+    are kept, for the caller's own filter."""
     today = today or timezone.localdate()
     cases = applications if applications is not None else open_cases_visible_to(user)
     if application_id is not None:
         cases = cases.filter(pk=application_id)
+    cases = with_running_clocks(cases, due_by=due_by)
     out: list[CaseClock] = []
     for application in with_clock_records(cases):
         internal = policy.can(user, "case.view_internal", application)

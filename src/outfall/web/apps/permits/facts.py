@@ -66,7 +66,28 @@ def application_project(application: Application) -> ApplicationProject:
     )
 
 
+def remember_facts(application: Application) -> Application:
+    """Mark `application` as read for one page: `permit_facts` then builds its facts once and
+    every panel, guard and clock of the page reads the same (a page never writes; a service
+    reads its own locked row, so it never sees these)."""
+    application._facts_once = {}
+    return application
+
+
 def permit_facts(application: Application, *, today: dt.date | None = None) -> PermitFacts:
+    """Every fact the lifecycle's guards read (`compliance.lifecycle.PermitFacts`), once per page
+    for an application marked by `remember_facts`."""
+    today = today or timezone.localdate()
+    memo = getattr(application, "_facts_once", None)
+    if memo is not None and today in memo:
+        return memo[today]
+    facts = _permit_facts(application, today)
+    if memo is not None:
+        memo[today] = facts
+    return facts
+
+
+def _permit_facts(application: Application, today: dt.date) -> PermitFacts:
     a = application
     hearing = getattr(a, "hearing", None) if _has(a, "hearing") else None
     fees = list(a.fees.all())
@@ -82,14 +103,15 @@ def permit_facts(application: Application, *, today: dt.date | None = None) -> P
             if d is not None
         ]
     clock = permit_clock_facts(a)
-    inspections = a.inspections.filter(done_on__isnull=False)
-    final = inspections.filter(stage="final", passed=True).exists()
+    inspections = [i for i in a.inspections.all() if i.done_on is not None]
+    final = any(i.stage == "final" and i.passed for i in inspections)
+    as_built = a.as_builts.exists()
     easements = list(a.easements.all())
     decision = a.decision if _has(a, "decision") else None
     return PermitFacts(
         town=a.town.slug,
         law_date=a.law_date,
-        today=today or timezone.localdate(),
+        today=today,
         plan_items={
             p.item_id: {"provided": p.provided, "explanation": p.explanation}
             for p in a.plan_items.all()
@@ -112,8 +134,8 @@ def permit_facts(application: Application, *, today: dt.date | None = None) -> P
         surety_posted=_has(a, "surety"),
         inspections_done=tuple(i.stage for i in inspections if i.passed is not False),
         underground_drainage=a.underground_drainage,
-        record_plan_submitted=a.as_builts.exists(),
-        as_built_received=a.as_builts.exists(),
+        record_plan_submitted=as_built,
+        as_built_received=as_built,
         final_inspection_passed=final,
         om_plan_on_file=a.om_plan_provided,
         easements_required=bool(easements),

@@ -75,20 +75,22 @@ def regulations_in_force(town, *, on: dt.date) -> list[InForce]:
 NOTICED = (RegulationState.HEARING_SCHEDULED.value, RegulationState.ADVERTISED.value)
 
 
+def regulation_hearings_public(town, today: dt.date):
+    """The § 267-17B hearings from `today` on whose legal notice is filed, soonest first: the
+    town's, or every town's when `town` is None (the public API pages through them)."""
+    start = timezone.make_aware(dt.datetime.combine(today, dt.time.min))
+    rows = Regulation.objects.filter(state__in=NOTICED, hearing_at__gte=start).exclude(notice="")
+    if town is not None:
+        rows = rows.filter(town=town)
+    return rows.select_related("town").order_by("hearing_at", "number", "pk")
+
+
 def regulation_hearings_noticed(town, today: dt.date) -> list[Regulation]:
     """The town's § 267-17B hearings from `today` on whose legal notice is filed, soonest first,
     for the public notices page (the advertisement with each, once recorded)."""
     if town is None:
         return []
-    rows = Regulation.objects.filter(town=town, state__in=NOTICED).exclude(notice="")
-    return sorted(
-        (
-            r
-            for r in rows.select_related("town")
-            if r.hearing_at and local_day(r.hearing_at) >= today
-        ),
-        key=lambda r: (r.hearing_at, r.number),
-    )
+    return list(regulation_hearings_public(town, today))
 
 
 def regulation_notice_public(pk: int) -> Regulation:

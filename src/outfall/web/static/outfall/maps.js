@@ -71,33 +71,50 @@
       return L.marker(latlng, options);
     }
 
-    fetch(config[o.featuresKey], { credentials: "same-origin", headers: { "Accept": "application/geo+json" } })
-      .then(function (r) { if (!r.ok) { throw new Error(r.status); } return r.json(); })
-      .then(function (data) {
-        var badges = L.layerGroup();
-        var layer = L.geoJSON(data, {
-          pointToLayer: function (feature, latlng) { return marker(feature.properties, latlng); },
-          style: function (feature) {
-            var p = feature.properties;
-            return { className: "ms4-line kind-" + p.kind + " cond-" + p.condition };
-          },
-          onEachFeature: function (feature, shape) {
-            shape.bindPopup(popup(feature.properties));
-            if (symbols && feature.geometry.type === "LineString") {
-              // The line's condition, as a badge a keyboard can reach, at its middle.
-              var badge = marker(feature.properties, midpoint(feature.geometry.coordinates));
-              badge.setIcon(L.divIcon({ className: "ms4-marker ms4-badge", html: symbolHtml("badge", feature.properties.condition), iconSize: [14, 14], iconAnchor: [7, 7] }));
-              badge.bindPopup(popup(feature.properties));
-              badges.addLayer(badge);
+    // The features in view: the address gets the map's bounding box (west,south,east,north) and
+    // is asked again when the reader pans or zooms; a server may answer that too many are in
+    // view (zoom_in) instead of sending them all. Only the latest answer is drawn.
+    var layer = null, badges = null, fitted = false, asked = 0;
+    function load() {
+      var b = map.getBounds(), url = config[o.featuresKey], mine = ++asked;
+      url += (url.indexOf("?") < 0 ? "?" : "&") + "bbox=" + [b.getWest(), b.getSouth(), b.getEast(), b.getNorth()].map(function (x) { return x.toFixed(5); }).join(",");
+      fetch(url, { credentials: "same-origin", headers: { "Accept": "application/geo+json" } })
+        .then(function (r) { if (!r.ok) { throw new Error(r.status); } return r.json(); })
+        .then(function (data) {
+          if (mine !== asked) { return; }
+          if (layer) { map.removeLayer(layer); }
+          if (badges) { map.removeLayer(badges); }
+          badges = L.layerGroup();
+          layer = L.geoJSON(data, {
+            pointToLayer: function (feature, latlng) { return marker(feature.properties, latlng); },
+            style: function (feature) {
+              var p = feature.properties;
+              return { className: "ms4-line kind-" + p.kind + " cond-" + p.condition };
+            },
+            onEachFeature: function (feature, shape) {
+              shape.bindPopup(popup(feature.properties));
+              if (symbols && feature.geometry.type === "LineString") {
+                // The line's condition, as a badge a keyboard can reach, at its middle.
+                var badge = marker(feature.properties, midpoint(feature.geometry.coordinates));
+                badge.setIcon(L.divIcon({ className: "ms4-marker ms4-badge", html: symbolHtml("badge", feature.properties.condition), iconSize: [14, 14], iconAnchor: [7, 7] }));
+                badge.bindPopup(popup(feature.properties));
+                badges.addLayer(badge);
+              }
             }
+          }).addTo(map);
+          badges.addTo(map);
+          if (data.zoom_in) {
+            features = data.zoom_in.message;
+          } else {
+            features = data.features.length + " " + noun + "(s) on the map; the table below lists them.";
+            if (data.features.length && !fitted) { fitted = true; map.fitBounds(layer.getBounds(), { maxZoom: Number(o.maxZoom), padding: [20, 20] }); }
           }
-        }).addTo(map);
-        badges.addTo(map);
-        if (data.features.length) { map.fitBounds(layer.getBounds(), { maxZoom: Number(o.maxZoom), padding: [20, 20] }); }
-        features = data.features.length + " " + noun + "(s) on the map; the table below lists them.";
-        say();
-      })
-      .catch(function () { features = "The " + noun + "s could not be loaded on the map; the table below lists them."; say(); });
+          say();
+        })
+        .catch(function () { features = "The " + noun + "s could not be loaded on the map; the table below lists them."; say(); });
+    }
+    map.on("moveend", load);
+    load();
   }
 
   document.addEventListener("DOMContentLoaded", function () {

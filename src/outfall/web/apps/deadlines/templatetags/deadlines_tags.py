@@ -6,12 +6,11 @@ from __future__ import annotations
 from django import template
 
 from outfall.web.apps.deadlines.selectors import (
-    PENDING,
     STATE_ICON,
     STATE_TEXT,
     ClockState,
-    approval_risk_list_visible_to,
-    clock_list_visible_to,
+    case_approval_risk,
+    case_clock_list,
 )
 from outfall.web.apps.kit.clocks import days_text
 
@@ -20,16 +19,11 @@ register = template.Library()
 
 @register.inclusion_tag("deadlines/_case_clocks.html", takes_context=True)
 def case_clocks(context, application):
-    user = context["request"].user
-    risks = (
-        approval_risk_list_visible_to(user, application_id=application.pk)
-        if application.state in PENDING
-        else []
-    )
+    """The clocks of the case the page shows, read from the page's own application."""
     return {
         "application": application,
-        "clocks": clock_list_visible_to(user, application_id=application.pk),
-        "risk": risks[0] if risks else None,
+        "clocks": case_clock_list(context["request"].user, application),
+        "risk": case_approval_risk(application),
     }
 
 

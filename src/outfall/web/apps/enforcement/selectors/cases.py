@@ -5,16 +5,10 @@ from __future__ import annotations
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
+from outfall.web.apps.core.permissions import towns_with_role
 from outfall.web.apps.enforcement import policy
 from outfall.web.apps.enforcement.models import EnforcementCase
 from outfall.web.apps.kit.selectors import narrowed, text_in
-
-
-def _towns_where(user, roles) -> list[int]:
-    wanted = {str(r) for r in roles}
-    return list(
-        user.memberships.filter(role__in=wanted).values_list("town_id", flat=True).distinct()
-    )
 
 
 def case_list_visible_to(user) -> QuerySet[EnforcementCase]:
@@ -22,8 +16,8 @@ def case_list_visible_to(user) -> QuerySet[EnforcementCase]:
     if not getattr(user, "is_authenticated", False):
         return EnforcementCase.objects.none()
     rule = policy.ACTIONS["case.view"]
-    visible = Q(article="I", town_id__in=_towns_where(user, rule.roles("I"))) | Q(
-        article="II", town_id__in=_towns_where(user, rule.roles("II"))
+    visible = Q(article="I", town_id__in=towns_with_role(user, rule.roles("I"))) | Q(
+        article="II", town_id__in=towns_with_role(user, rule.roles("II"))
     )
     return EnforcementCase.objects.filter(visible).select_related("town")
 

@@ -6,6 +6,7 @@ from outfall.web.apps.permits.selectors.visibility import (
     application_list_in_view,
     application_list_public,
     application_list_visible_to,
+    application_page_get,
     permit_staff_towns,
     require_staff,
 )
@@ -16,6 +17,7 @@ __all__ = [
     "application_list_in_view",
     "application_list_public",
     "application_list_visible_to",
+    "application_page_get",
     "permit_staff_towns",
     "require_staff",
 ]

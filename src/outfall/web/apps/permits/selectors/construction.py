@@ -193,34 +193,42 @@ def surety_held(surety: Surety | None) -> Decimal:
 
 
 def surety_get(application: Application) -> Surety | None:
-    return Surety.objects.filter(application=application).first()
+    """The case's surety (read once, or with the case page's application)."""
+    try:
+        return application.surety
+    except Surety.DoesNotExist:
+        return None
 
 
 def certificate_get(application: Application) -> Certificate | None:
-    return Certificate.objects.filter(application=application).first()
+    """The case's certificate of completion (read once, or with the case page's application)."""
+    try:
+        return application.certificate
+    except Certificate.DoesNotExist:
+        return None
 
 
 def final_inspection_passed(application: Application) -> bool:
     """Whether a final inspection found the system adequate and reported so (§ 267-22D)."""
-    return application.inspections.filter(
-        stage=Inspection.Stage.FINAL, done_on__isnull=False, passed=True
-    ).exists()
+    return any(
+        i.stage == Inspection.Stage.FINAL and i.done_on is not None and i.passed
+        for i in application.inspections.all()
+    )
 
 
 def inspections_done(application: Application) -> list[str]:
     """The stages done and not failed, in the order done, as § 267-22's sequence counts them."""
-    return list(
-        application.inspections.filter(done_on__isnull=False)
-        .exclude(passed=False)
-        .order_by("done_on", "pk")
-        .values_list("stage", flat=True)
-    )
+    done = [i for i in application.inspections.all() if i.done_on is not None]
+    return [i.stage for i in sorted(done, key=lambda i: (i.done_on, i.pk)) if i.passed is not False]
 
 
-def inspection_allowed(application: Application, stage: str) -> Determination:
-    """Whether the `stage` inspection may be recorded now, by the order of § 267-22."""
+def inspection_allowed(
+    application: Application, stage: str, *, done: list[str] | None = None
+) -> Determination:
+    """Whether the `stage` inspection may be recorded now, by the order of § 267-22 (`done`:
+    the stages done, when the caller has read them for every stage at once)."""
     return s267_22_inspections.next_inspection_allowed(
-        inspections_done(application),
+        inspections_done(application) if done is None else done,
         stage,
         record_plan_submitted=application.as_builts.exists(),
         underground_drainage=application.underground_drainage,
@@ -323,10 +331,11 @@ def inspection_offers(user, application: Application) -> list[Offer]:
     if not can(user, STEPS["inspection_record"].action, application):
         return []
     out = []
+    done = inspections_done(application)
     for stage, states in INSPECTION_STATES.items():
         if application.state not in states:
             continue
-        det = inspection_allowed(application, stage)
+        det = inspection_allowed(application, stage, done=done)
         reasons = [
             Reason("§ 267-22D", "the as-built record plan of the system must come in first")
             if unmet == "record_plan"

