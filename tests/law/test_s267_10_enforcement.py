@@ -15,6 +15,7 @@ from outfall.law.s267_10_enforcement import (
     ORDER_TYPES,
     cost_recovery_deadlines,
     interest_due,
+    interest_terms,
     order_requirements,
     penalties,
 )
@@ -160,6 +161,19 @@ def test_10000_dollars_noticed_1_march_2026_owes_3_84_on_2_april_the_first_inter
         "total_usd": Decimal("10003.84"),
         "days": 1,
     }
+
+
+def test_the_terms_of_interest_state_the_rate_the_day_count_and_day_32_with_the_section():
+    terms = interest_terms(D(2026, 3, 1), as_of=AS_OF)
+    assert terms.outcome.interest_from == D(2026, 4, 2)
+    assert terms.outcome.rate_percent == Decimal("14") and terms.outcome.days_per_year == 365
+    assert all(r.citation == "§ 267-10C(3)" for r in terms.reasons)
+    assert any("14 % a year" in r.text and "MGL c. 59 § 57" in r.text for r in terms.reasons)
+
+
+def test_article_ii_costs_bear_interest_under_267_25b():
+    terms = interest_terms(D(2026, 3, 1), article="II", as_of=AS_OF)
+    assert {r.citation for r in terms.reasons} == {"§ 267-25B"}
 
 
 def test_no_interest_through_day_31():

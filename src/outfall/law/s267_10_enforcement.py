@@ -501,7 +501,8 @@ def interest_due(
         )
     r.because(
         rules.cost_citation,
-        "This assumes none of the costs has been paid; pass the amount still unpaid.",
+        f"The figure is on ${value} unpaid throughout that time; a payment reduces what is "
+        "unpaid from its date.",
     )
     return r.conclude(
         {"interest_usd": interest, "total_usd": value + interest, "days": days},
@@ -509,6 +510,51 @@ def interest_due(
         interest_from=start,
         on=on,
     )
+
+
+@dataclass(frozen=True)
+class InterestTerms:
+    """How interest runs on unpaid costs (§ 267-10C(3); § 267-25B; MGL c. 59 § 57)."""
+
+    interest_from: dt.date
+    rate_percent: Decimal
+    days_per_year: int
+
+
+def interest_terms(
+    notice_received: dt.date,
+    *,
+    article: str = "I",
+    as_of: dt.date,
+    town: str | ParameterSet | None = None,
+) -> Determination:
+    """The rate, the day count and the first interest day of unpaid costs whose notice was
+    received on `notice_received` — the one explanation of every interest figure of a case.
+    Outcome: an InterestTerms."""
+    rules = article_rules(article)
+    _require_date("notice_received", notice_received)
+    r = Reasoning(
+        as_parameter_set(town),
+        as_of,
+        f"how does interest run on unpaid Article {rules.article} costs?",
+    )
+    name = f"{rules.parameters}.cost_recovery."
+    after_day = r.param(name + "interest_after_day")
+    rate = Decimal(str(r.param(name + "interest_rate_percent_per_year")))
+    basis = int(r.param(name + "interest_days_per_year"))
+    start = interest_start(notice_received, after_day)
+    r.because(
+        rules.cost_citation,
+        f"The costs first became due when the notice was received ({notice_received.isoformat()}, "
+        f"day 0); interest runs after day {after_day}, from {start.isoformat()}, a day not moved "
+        "for a weekend or holiday.",
+    )
+    r.because(
+        rules.cost_citation,
+        f"Interest is simple, at the MGL c. 59 § 57 rate of {rate} % a year on a {basis}-day "
+        "year, counted each day on the costs then unpaid and rounded to the cent.",
+    )
+    return r.conclude(InterestTerms(start, rate, basis), article=rules.article)
 
 
 def _offense_days(offense_dates: Any) -> tuple[list[dt.date], int]:
