@@ -20,6 +20,7 @@ from functools import partial
 
 from django.db.models import Sum
 
+from outfall.kernel.legal_style import legal_date
 from outfall.kernel.money import to_cents
 from outfall.law import s267_10_enforcement
 from outfall.law.determination import Determination
@@ -241,3 +242,25 @@ def violator_offence_count(case: EnforcementCase, *, before: dt.date) -> int:
         case__violator_name__iexact=case.violator_name.strip(),
         on__lt=before,
     ).count()
+
+
+def ticket_comes_early(case: EnforcementCase, day: dt.date) -> str | None:
+    """Why a ticket for the offence of `day` comes before the case's order has run its course,
+    named for the person about to issue it, or None: no order or notice of violation was
+    issued by that day, or an order issued by then had a deadline not yet passed on it. The
+    bylaw fines the violation itself (§ 267-10D-E; § 267-25C-D), so the ticket may issue, but
+    only when the Director confirms it."""
+    orders = list(case.orders.order_by("issued_on", "pk"))
+    ticketing = f"You are ticketing the offence of {legal_date(day)}"
+    if not orders:
+        return f"{ticketing}, and no order or notice of violation has been issued on this case"
+    issued = [o for o in orders if o.issued_on <= day]
+    if not issued:
+        first = orders[0]
+        what = "notice of violation" if first.is_notice else "order"
+        return f"{ticketing}, before the {what} of {legal_date(first.issued_on)} was issued"
+    running = [o for o in issued if o.deadline is not None and day <= o.deadline]
+    if running:
+        deadline = max(o.deadline for o in running)
+        return f"{ticketing}, before the order's deadline of {legal_date(deadline)} has passed"
+    return None
