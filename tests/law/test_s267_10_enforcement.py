@@ -15,6 +15,8 @@ from outfall.law.s267_10_enforcement import (
     ORDER_TYPES,
     cost_recovery_deadlines,
     interest_due,
+    interest_terms,
+    order_consequences,
     order_requirements,
     penalties,
 )
@@ -162,6 +164,19 @@ def test_10000_dollars_noticed_1_march_2026_owes_3_84_on_2_april_the_first_inter
     }
 
 
+def test_the_terms_of_interest_state_the_rate_the_day_count_and_day_32_with_the_section():
+    terms = interest_terms(D(2026, 3, 1), as_of=AS_OF)
+    assert terms.outcome.interest_from == D(2026, 4, 2)
+    assert terms.outcome.rate_percent == Decimal("14") and terms.outcome.days_per_year == 365
+    assert all(r.citation == "§ 267-10C(3)" for r in terms.reasons)
+    assert any("14 % a year" in r.text and "MGL c. 59 § 57" in r.text for r in terms.reasons)
+
+
+def test_article_ii_costs_bear_interest_under_267_25b():
+    terms = interest_terms(D(2026, 3, 1), article="II", as_of=AS_OF)
+    assert {r.citation for r in terms.reasons} == {"§ 267-25B"}
+
+
 def test_no_interest_through_day_31():
     found = interest_due(Decimal("10000"), D(2026, 3, 1), D(2026, 4, 1), as_of=AS_OF)
     assert found.outcome["days"] == 0
@@ -294,3 +309,35 @@ def test_negative_prior_offences_are_refused():
     with pytest.raises(InputError) as err:
         penalties("I", MARCH, prior_offenses=-1, as_of=AS_OF)
     assert err.value.field == "prior_offenses"
+
+
+# What an order tells its violator follows from disobeying it, § 267-10B-G and § 267-25A-E
+
+
+def test_an_article_i_order_to_abate_states_abatement_costs_lien_fines_and_court():
+    found = order_consequences("I", abatement_required=True, as_of=AS_OF)
+    by = {c.heading: c for c in found.outcome}
+    assert by["Town abatement"].citation == "§ 267-10C(2)"
+    assert "lien on the property" in by["Costs, lien and interest"].text
+    assert "14 % a year" in by["Costs, lien and interest"].text
+    assert "up to $300 for each offence" in by["Criminal fines"].text
+    assert "offence 1: a warning; offence 2: $100" in by["Noncriminal tickets"].text
+    assert by["Court relief"].citation == "§ 267-10B"
+    assert found.details["appeals_citation"] == "§ 267-10G"
+
+
+def test_an_order_that_does_not_abate_states_no_town_abatement():
+    found = order_consequences("I", abatement_required=False, as_of=AS_OF)
+    assert {c.heading for c in found.outcome} == {
+        "Criminal fines",
+        "Noncriminal tickets",
+        "Court relief",
+    }
+
+
+def test_an_article_ii_order_says_the_town_has_set_no_ticket_fines():
+    found = order_consequences("II", abatement_required=True, as_of=AS_OF)
+    by = {c.heading: c for c in found.outcome}
+    assert "has set none" in by["Noncriminal tickets"].text
+    assert by["Noncriminal tickets"].citation == "§ 267-25D"
+    assert found.details["appeals_citation"] == "§ 267-25E"

@@ -17,6 +17,7 @@ from typing import Any
 
 from outfall.kernel.calendar import Direction, days_after, deadline
 from outfall.kernel.errors import InputError
+from outfall.kernel.legal_style import ordinal
 from outfall.kernel.money import to_cents
 from outfall.law.deadline import LegalDeadline
 from outfall.law.determination import Determination, Reasoning
@@ -501,13 +502,169 @@ def interest_due(
         )
     r.because(
         rules.cost_citation,
-        "This assumes none of the costs has been paid; pass the amount still unpaid.",
+        f"The figure is on ${value} unpaid throughout that time; a payment reduces what is "
+        "unpaid from its date.",
     )
     return r.conclude(
         {"interest_usd": interest, "total_usd": value + interest, "days": days},
         article=rules.article,
         interest_from=start,
         on=on,
+    )
+
+
+@dataclass(frozen=True)
+class InterestTerms:
+    """How interest runs on unpaid costs (§ 267-10C(3); § 267-25B; MGL c. 59 § 57)."""
+
+    interest_from: dt.date
+    rate_percent: Decimal
+    days_per_year: int
+
+
+def interest_terms(
+    notice_received: dt.date,
+    *,
+    article: str = "I",
+    as_of: dt.date,
+    town: str | ParameterSet | None = None,
+) -> Determination:
+    """The rate, the day count and the first interest day of unpaid costs whose notice was
+    received on `notice_received` — the one explanation of every interest figure of a case.
+    Outcome: an InterestTerms."""
+    rules = article_rules(article)
+    _require_date("notice_received", notice_received)
+    r = Reasoning(
+        as_parameter_set(town),
+        as_of,
+        f"how does interest run on unpaid Article {rules.article} costs?",
+    )
+    name = f"{rules.parameters}.cost_recovery."
+    after_day = r.param(name + "interest_after_day")
+    rate = Decimal(str(r.param(name + "interest_rate_percent_per_year")))
+    basis = int(r.param(name + "interest_days_per_year"))
+    start = interest_start(notice_received, after_day)
+    r.because(
+        rules.cost_citation,
+        f"The costs first became due when the notice was received ({notice_received.isoformat()}, "
+        f"day 0); interest runs after day {after_day}, from {start.isoformat()}, a day not moved "
+        "for a weekend or holiday.",
+    )
+    r.because(
+        rules.cost_citation,
+        f"Interest is simple, at the MGL c. 59 § 57 rate of {rate} % a year on a {basis}-day "
+        "year, counted each day on the costs then unpaid and rounded to the cent.",
+    )
+    return r.conclude(InterestTerms(start, rate, basis), article=rules.article)
+
+
+@dataclass(frozen=True)
+class Consequence:
+    """One consequence an order states of not complying with it: a heading, a sentence, the
+    section."""
+
+    heading: str
+    text: str
+    citation: str
+
+
+APPEALS_CITATION = {"I": "§ 267-10G", "II": "§ 267-25E"}
+CIVIL_RELIEF_CITATION = {"I": "§ 267-10B", "II": "§ 267-25A"}
+
+
+def _money(value: Any) -> str:
+    amount = Decimal(str(value))
+    return f"${amount:,.0f}" if amount == amount.to_integral_value() else f"${amount:,.2f}"
+
+
+def order_consequences(
+    article: str,
+    *,
+    abatement_required: bool,
+    as_of: dt.date,
+    town: str | ParameterSet | None = None,
+) -> Determination:
+    """What an order tells its violator and owner follows if they do not comply, and how its
+    decision may be challenged, in the town's law of `as_of` (§ 267-10B-G; § 267-25A-E): town
+    abatement and its costs, lien and interest (when the order requires abatement), the court's
+    fine and the noncriminal tickets for each day, court relief, and the finality of the order.
+    Outcome: a tuple of Consequence; the reasons repeat them with their sections."""
+    rules = article_rules(article)
+    params = as_parameter_set(town)
+    r = Reasoning(params, as_of, f"what follows if an Article {rules.article} order is not obeyed?")
+    out: list[Consequence] = []
+    if abatement_required:
+        name = f"{rules.parameters}.cost_recovery."
+        notice_days = int(r.param(name + "cost_notice_within_days"))
+        protest_days = int(r.param(name + "protest_within_days"))
+        decision_days = int(r.param(name + "payment_after_decision_days"))
+        after_day = int(r.param(name + "interest_after_day"))
+        rate = r.param(name + "interest_rate_percent_per_year")
+        out.append(
+            Consequence(
+                "Town abatement",
+                "If the work is not complete by the deadline, the Town may, at its option, do it "
+                f"itself, and {rules.who_pays}.",
+                rules.abatement_citation,
+            )
+        )
+        out.append(
+            Consequence(
+                "Costs, lien and interest",
+                f"Within {notice_days} days of finishing the work the Town notifies the violator "
+                "and the property owner of its costs, administrative costs included. Either may "
+                f"protest the amount or basis of the costs in writing to {rules.enforcer} within "
+                f"{protest_days} days of receiving that notice. Costs not paid by the end of that "
+                f"time, or within {decision_days} days after a decision on a protest, become a "
+                "special assessment against the property owner and a lien on the property; "
+                f"interest at the MGL c. 59 § 57 rate ({rate} % a year) runs on unpaid costs "
+                f"after the {ordinal(after_day)} day after they first became due.",
+                rules.cost_citation,
+            )
+        )
+    ceiling = r.param(f"{rules.parameters}.penalties.criminal_max_fine_usd")
+    out.append(
+        Consequence(
+            "Criminal fines",
+            f"A violation of the bylaw or of this order may be prosecuted, and a court may impose "
+            f"a fine of up to {_money(ceiling)} for each offence. Each day, or part of a day, on "
+            "which the violation occurs or continues is a separate offence.",
+            rules.criminal_citation,
+        )
+    )
+    ladder = r.param(f"{rules.parameters}.penalties.noncriminal_ladder")
+    if ladder is None:
+        tickets = (
+            "Instead of prosecution, the Director of Public Works may proceed by noncriminal "
+            "disposition under MGL c. 40 § 21D; the fines are set by the rules and regulations, "
+            "and the town has set none, so no fine is stated here."
+        )
+    else:
+        steps = sorted(ladder, key=lambda s: s["offense"])
+        described = "; ".join(
+            f"offence {s['offense']}"
+            + (" and each later one" if s is steps[-1] else "")
+            + f": {'a warning' if s['kind'] == 'warning' else _money(s['fine_usd'])}"
+            for s in steps
+        )
+        tickets = (
+            "Instead of prosecution, the Director of Public Works may issue noncriminal tickets "
+            f"under MGL c. 40 § 21D, one for each day of violation: {described}."
+        )
+    out.append(Consequence("Noncriminal tickets", tickets, rules.noncriminal_citation))
+    out.append(
+        Consequence(
+            "Court relief",
+            f"{rules.enforcer[0].upper()}{rules.enforcer[1:]} may also ask a court of competent "
+            "jurisdiction to restrain further violations or to compel the abatement or "
+            "remediation ordered. These remedies are not exclusive of any other the law gives.",
+            CIVIL_RELIEF_CITATION[rules.article],
+        )
+    )
+    for c in out:
+        r.because(c.citation, c.text)
+    return r.conclude(
+        tuple(out), article=rules.article, appeals_citation=APPEALS_CITATION[rules.article]
     )
 
 

@@ -114,7 +114,7 @@ def test_only_the_director_tickets_through_the_api(login, cases, today, who):
     response = _post(
         login(who),
         f"{BASE}/cases/{case.pk}/offences/{offence.pk}/ticket",
-        {"issued_on": today},
+        {"issued_on": today, "confirm_early": True},
     )
     if who == "anonymous":
         assert response.status_code == 401
@@ -130,7 +130,7 @@ def test_an_article_ii_ticket_through_the_api_is_refused_citing_267_25d(login, c
     response = _post(
         login("dpw_director"),
         f"{BASE}/cases/{case.pk}/offences/{offence.pk}/ticket",
-        {"issued_on": today},
+        {"issued_on": today, "confirm_early": True},
     )
     assert response.status_code == 409
     assert response.json()["reasons"][0]["citation"] == "§ 267-25D"
@@ -148,7 +148,9 @@ def test_recording_offences_and_a_payment_through_the_api(login, cases, today):
     second = made.json()[1]["id"]
     assert (
         _post(
-            client, f"{BASE}/cases/{case.pk}/offences/{second}/ticket", {"issued_on": today}
+            client,
+            f"{BASE}/cases/{case.pk}/offences/{second}/ticket",
+            {"issued_on": today, "confirm_early": True},
         ).json()["fine"]
         == "100.00"
     )
@@ -166,7 +168,11 @@ def test_an_impossible_payment_amount_is_a_4xx_naming_the_field(login, cases, to
     client = login("dpw_director")
     made = _post(client, f"{BASE}/cases/{case.pk}/offences", {"days": [today - days(1)]})
     offence = made.json()[0]["id"]
-    _post(client, f"{BASE}/cases/{case.pk}/offences/{offence}/ticket", {"issued_on": today})
+    _post(
+        client,
+        f"{BASE}/cases/{case.pk}/offences/{offence}/ticket",
+        {"issued_on": today, "confirm_early": True},
+    )
     paid = _post(
         client,
         f"{BASE}/cases/{case.pk}/payments",

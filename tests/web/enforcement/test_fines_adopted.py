@@ -25,7 +25,7 @@ def schedule(norfolk, people):
 
 def _ticket(cases, offence, day):
     return penalty_svc.ticket_issue(
-        offence, actor=cases.people["dpw_director"], issued_on=day, today=day
+        offence, actor=cases.people["dpw_director"], issued_on=day, confirm_early=True, today=day
     )
 
 

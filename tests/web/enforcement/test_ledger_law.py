@@ -301,7 +301,9 @@ def test_each_day_of_a_continuing_violation_is_a_separate_offence_warning_100_an
         today=D(2026, 1, 8),
     )
     tickets = [
-        penalty_svc.ticket_issue(o, actor=director, issued_on=D(2026, 1, 9), today=D(2026, 1, 9))
+        penalty_svc.ticket_issue(
+            o, actor=director, issued_on=D(2026, 1, 9), confirm_early=True, today=D(2026, 1, 9)
+        )
         for o in made
     ]
     assert [(t.number, t.kind, t.fine) for t in tickets] == [
@@ -318,7 +320,11 @@ def test_the_ladder_climbs_per_violator_across_the_towns_cases(cases):
     cases.offence(first, D(2026, 1, 6))
     later = cases.offence(second, D(2026, 3, 6))
     ticket = penalty_svc.ticket_issue(
-        later, actor=cases.people["dpw_director"], issued_on=D(2026, 3, 7), today=D(2026, 3, 7)
+        later,
+        actor=cases.people["dpw_director"],
+        issued_on=D(2026, 3, 7),
+        confirm_early=True,
+        today=D(2026, 3, 7),
     )
     assert (ticket.number, ticket.fine) == (2, Decimal("100"))
 
@@ -368,7 +374,9 @@ def test_a_fine_paid_in_full_marks_the_ticket_paid_and_stays_apart_from_the_cost
         case, actor=director, days=[D(2026, 1, 6), D(2026, 1, 7)], today=D(2026, 1, 7)
     )
     for o in (first, second):
-        penalty_svc.ticket_issue(o, actor=director, issued_on=D(2026, 1, 8), today=D(2026, 1, 8))
+        penalty_svc.ticket_issue(
+            o, actor=director, issued_on=D(2026, 1, 8), confirm_early=True, today=D(2026, 1, 8)
+        )
     second.refresh_from_db()
     cost_svc.payment_record(
         case,
@@ -389,7 +397,9 @@ def test_an_appeal_to_court_is_recorded_on_the_ticket(cases):
     case = cases.open("I", opened_on=D(2026, 1, 5))
     director = cases.people["dpw_director"]
     offence = cases.offence(case, D(2026, 1, 6))
-    penalty_svc.ticket_issue(offence, actor=director, issued_on=D(2026, 1, 8), today=D(2026, 1, 8))
+    penalty_svc.ticket_issue(
+        offence, actor=director, issued_on=D(2026, 1, 8), confirm_early=True, today=D(2026, 1, 8)
+    )
     offence.refresh_from_db()
     penalty_svc.appeal_record(
         offence,

@@ -87,7 +87,7 @@ def _disposed(cases, article, t):
     offence = case.offences.get()
     director = cases.people["dpw_director"]
     if article == "I":
-        penalty_svc.ticket_issue(offence, actor=director, issued_on=t, today=t)
+        penalty_svc.ticket_issue(offence, actor=director, issued_on=t, confirm_early=True, today=t)
     else:
         penalty_svc.criminal_refer(offence, actor=director, referred_on=t, court="Court", today=t)
     return case
@@ -218,7 +218,12 @@ STEPS = {
         CLERK,
     ),
     "ticket": StepCase(
-        "ticket", _with_offence, lambda a, t: {"issued_on": iso(t)}, DIRECTOR, DIRECTOR, _offence
+        "ticket",
+        _with_offence,
+        lambda a, t: {"issued_on": iso(t), "confirm_early": "on"},
+        DIRECTOR,
+        DIRECTOR,
+        _offence,
     ),
     "refer": StepCase(
         "refer",

@@ -193,6 +193,11 @@ class OffencesIn(Schema):
 class TicketIn(Schema):
     issued_on: dt.date
     ticket_number: str = Field("", max_length=30)
+    confirm_early: bool = Field(
+        False,
+        description="confirms a ticket for a day before the case's order was issued or before "
+        "its deadline passed; without it such a ticket is refused (400, naming the day)",
+    )
 
 
 class CaseFilterIn(Schema):

@@ -215,25 +215,51 @@ PARTIES = {
 
 @dataclass(frozen=True)
 class Violation:
-    """Where a prohibited discharge was found, what § 267-7 is asked about it, and the order."""
+    """Where a prohibited discharge was found, what § 267-7 is asked about it, the order, and
+    the work the order directs."""
 
     structure: str
     kind: str
     conditions: tuple[tuple[str, bool], ...]
     order_types: tuple[str, ...]
+    remedy: str = ""
 
 
 CONNECTION = ("illicit_connection", (("lawful_when_made", False),))
+REMEDY_CONNECTION = (
+    "Have a licensed plumber disconnect the drain from the storm drain system and connect it to "
+    "the sanitary sewer under a plumbing permit (example)."
+)
 VIOLATIONS = {
-    "laundry": Violation("EX-OF-03", *CONNECTION, ("eliminate_illicit_connections",)),
+    "laundry": Violation(
+        "EX-OF-03", *CONNECTION, ("eliminate_illicit_connections",), REMEDY_CONNECTION
+    ),
     "carwash": Violation(
-        "EX-CB-03", *CONNECTION, ("eliminate_illicit_connections", "cease_and_desist")
+        "EX-CB-03",
+        *CONNECTION,
+        ("eliminate_illicit_connections", "cease_and_desist"),
+        "Stop washing vehicles over the floor drain and have it sealed or connected to the "
+        "sanitary sewer through an oil and grit separator (example).",
     ),
     "ditch": Violation(
-        "EX-D-01", "obstruction", (("prior_department_consent", False),), ("remediation",)
+        "EX-D-01",
+        "obstruction",
+        (("prior_department_consent", False),),
+        ("remediation",),
+        "Remove the fill from the drainage ditch and restore its bed and banks to their "
+        "former line and grade (example).",
     ),
-    "yard": Violation("EX-CB-04", "illicit_discharge", (), ("remediation",)),
-    "lateral": Violation("EX-MH-03", *CONNECTION, ("eliminate_illicit_connections",)),
+    "yard": Violation(
+        "EX-CB-04",
+        "illicit_discharge",
+        (),
+        ("remediation",),
+        "Clean the catch basin and the pipe below it of the material washed in, by a licensed "
+        "contractor, and keep the yard's wash water out of the storm drains (example).",
+    ),
+    "lateral": Violation(
+        "EX-MH-03", *CONNECTION, ("eliminate_illicit_connections",), REMEDY_CONNECTION
+    ),
 }
 
 SUMP_PROPERTY = "22 Example Meadow Road (fictional)"
@@ -730,8 +756,7 @@ class Article1Builder:
             plan.order,
             "order",
             VIOLATIONS[plan.key].order_types,
-            f"{party.description} Correct it by the deadline, or the Town may do the work and "
-            "charge its costs (example).",
+            VIOLATIONS[plan.key].remedy,
             deadline=plan.deadline,
             abatement_required=True,
             follow_up_on=plan.follow_up_scheduled,

@@ -13,7 +13,10 @@ from django.template.loader import get_template
 from django.urls import reverse
 from django.utils import timezone
 
+from outfall.compliance.lifecycle.enforcement import order_catalog
+from outfall.kernel.legal_style import legal_date
 from outfall.law import s267_10_enforcement
+from outfall.law.determination import Reason
 from outfall.web.apps.core.roles import Role
 from outfall.web.apps.enforcement.models import (
     DOCUMENT_KIND_LABELS,
@@ -27,6 +30,7 @@ from outfall.web.apps.kit.documents import (
     officer_signature,
     person_name,
 )
+from outfall.web.apps.regulations.selectors import town_parameters
 
 KINDS = DOCUMENT_KIND_LABELS
 DIRECTOR = "Director of Public Works"
@@ -48,7 +52,14 @@ def document_signatures(case: EnforcementCase, kind: str, actor, today) -> list[
     person of noncriminal disposition under MGL c. 40 § 21D); on an Article II paper, the
     Board's agent producing it."""
     if case.article == "I" or kind == "ticket":
-        return [officer_signature(case.town, Role.DPW_DIRECTOR, default_title=DIRECTOR)]
+        return [
+            officer_signature(
+                case.town,
+                Role.DPW_DIRECTOR,
+                default_title=DIRECTOR,
+                for_body=f"For the {issuing_body(case)}" if case.article == "I" else "",
+            )
+        ]
     title = membership_title(
         actor, case.town, Role.CLERK, Role.ADMIN, Role.BOARD, default="Agent of the Planning Board"
     )
@@ -57,6 +68,106 @@ def document_signatures(case: EnforcementCase, kind: str, actor, today) -> list[
             for_body="For the Planning Board", name=person_name(actor), title=title, signed_on=today
         )
     ]
+
+
+def violation_findings(case: EnforcementCase) -> list[Reason]:
+    """The findings an order states, each with its section: who enforces, the record the case
+    came from and what it found, where the discharge met the MS4, and the law's finding of the
+    violation (the § 267-7 determination of an Article I investigation)."""
+    rules = s267_10_enforcement.article_rules(case.article)
+    found = [
+        Reason(
+            rules.authority_citation,
+            f"The {issuing_body(case)} enforces Article {case.article} of Chapter 267 of the Code of "
+            f"the {case.town.name}.",
+        )
+    ]
+    inv, app = case.investigation, case.application
+    if inv is not None:
+        found.append(
+            Reason(
+                "",
+                f"On {legal_date(inv.opened_on)} the Department opened investigation {inv.number} "
+                f"of {inv.property_address or case.property_address}.",
+            )
+        )
+        if inv.source_tracing and inv.source_tracing.strip() != case.description.strip():
+            found.append(Reason("", f"The investigation found: {inv.source_tracing}"))
+        if inv.asset is not None:
+            water = (
+                f", which drains to {inv.asset.receiving_water}"
+                if inv.asset.receiving_water
+                else ""
+            )
+            found.append(
+                Reason(
+                    "",
+                    f"The discharge reaches the town's storm drain system (MS4) at "
+                    f"{inv.asset.asset_id}, {inv.asset.name}{water}.",
+                )
+            )
+    elif app is not None:
+        found.append(
+            Reason(
+                rules.authority_citation,
+                f"The property is the site of stormwater management permit application "
+                f"{app.number}, {app.site_address}.",
+            )
+        )
+    found.append(Reason("", f"The violation: {case.description}"))
+    if inv is not None:
+        det = inv.determinations.order_by("-made_at", "-pk").first()
+        if det is not None and det.outcome == "prohibited" and det.reasons:
+            first = det.reasons[0]
+            rule = first["text"].removesuffix(": prohibited.").rstrip(".")
+            found.append(
+                Reason(
+                    first["citation"],
+                    f"Chapter 267 prohibits {rule[0].lower()}{rule[1:]}.",
+                )
+            )
+    return found
+
+
+def order_actions(case: EnforcementCase, order) -> list[Reason]:
+    """The order's numbered actions, each with when it is due and its section: the work that
+    abates or remediates by the order's deadline (§ 267-10C(2); § 267-25B), the rest at once
+    unless the order sets a day."""
+    catalog = {o.key: o for o in order_catalog(case.article)}
+    actions = []
+    for key in order.order_types:
+        item = catalog[key]
+        when = (
+            f"no later than {legal_date(order.deadline)}"
+            if order.deadline
+            else "at once, on receipt of this order"
+        )
+        text = item.summary[0].upper() + item.summary[1:]
+        actions.append(Reason(item.citation, f"{text}, {when}."))
+    return actions
+
+
+def order_paper(case: EnforcementCase, order, *, follow_up_on=None) -> dict:
+    """The context of an order's PDF: findings, numbered actions with their deadlines, the
+    consequences of not complying and the appeal, all from the law's parameters for the case's
+    town (with the Board's adopted regulations laid over them)."""
+    consequences = s267_10_enforcement.order_consequences(
+        case.article,
+        abatement_required=order.abatement_required,
+        as_of=order.issued_on,
+        town=town_parameters(case.town),
+    )
+    signatures = document_signatures(case, order.kind, order.issued_by, order.issued_on)
+    return {
+        "order": order,
+        "findings": violation_findings(case),
+        "actions": order_actions(case, order),
+        "consequences": consequences.outcome,
+        "appeals_citation": consequences.details["appeals_citation"],
+        "follow_up_on": follow_up_on,
+        "signatures": signatures,
+        "dated": order.issued_on,
+    }
 
 
 def document_html(case: EnforcementCase, kind: str, context: dict, *, actor=None) -> str:

@@ -167,7 +167,8 @@ class Step:
     `title`, `action` and `section` are its page's heading, the policy action asked and the
     section shown (the heading and the section may be read from the record); `key` names the
     step in the app's own table of steps (what may stand in its way). A step may have its own
-    `template`, and `context(user, record, item)` adds what that page shows; a page that every
+    `template`, and `context(user, record, item)` adds what that page shows; `form_kwargs(record)`
+    and, on an item, `item_form_kwargs(record, item)` are given to its form; a page that every
     reader of the record may open (`shown_to`, an action) asks `action` only of a POST. A step
     whose form stands on the record's own page names it there (`form_name`): it is posted from
     that page, and a failure shows that page again with the form as typed and every reason
@@ -185,6 +186,7 @@ class Step:
     keywords: Callable[[Any, dict, Any], dict] | None = None
     target: Callable[[Any, int], Any] | None = None
     form_kwargs: Callable[[Any], dict] | None = None
+    item_form_kwargs: Callable[[Any, Any], dict] | None = None
     initial: Callable[[Any], dict | None] | None = None
     notes: Callable[[Any, Any], list[str]] | None = None
     form_name: str = ""
@@ -316,6 +318,7 @@ class RecordSteps:
             request.FILES if posted else None,
             initial=step.initial(record) if step.initial else None,
             **(step.form_kwargs(record) if step.form_kwargs else {}),
+            **(step.item_form_kwargs(record, found) if step.item_form_kwargs else {}),
         )
         back = self.url(record)
         section = step.section(record) if callable(step.section) else step.section

@@ -200,6 +200,16 @@ class TicketForm(AccessibleForm):
         help_text="Leave empty to number it from the case.",
     )
 
+    def __init__(self, *args, early: str | None = None, **kwargs):
+        """`early`: why this day's ticket comes before the order has run its course; the
+        Director confirms it by ticking a box that says so."""
+        super().__init__(*args, **kwargs)
+        if early:
+            self.fields["confirm_early"] = checkbox(
+                f"{early}. I confirm this ticket.",
+                help_text="Without this confirmation the ticket is not issued.",
+            )
+
 
 class ReferralForm(AccessibleForm):
     referred_on = date_field("Referred on")

@@ -3,9 +3,12 @@
 Interest on unpaid costs is the law engine's (`interest_due`: simple interest at the
 MGL c. 59 § 57 rate from day 32 after the cost notice was received, § 267-10C(3); § 267-25B).
 Our reading for partial payments (the bylaw is silent): a payment first settles the interest
-accrued through its day, then the principal, and interest runs on on what principal is left;
-each period's interest is the engine's figure for that principal through the period's last day
-less its figure through the day before the period, so every cent traces to `interest_due`.
+accrued through its day, then the principal, and from its day interest runs on what principal
+is left; each period's interest is the engine's figure for that principal through the period's
+last day less its figure through the day before the period, so every cent traces to
+`interest_due`. One figure of interest (`interest_accrued`, the sum of the periods) and one
+explanation (`reading`, the law's `interest_terms`: rate, day count, first day) are what a page
+shows.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from functools import partial
 
 from django.db.models import Sum
 
+from outfall.kernel.legal_style import legal_date
 from outfall.kernel.money import to_cents
 from outfall.law import s267_10_enforcement
 from outfall.law.determination import Determination
@@ -46,12 +50,27 @@ def cost_deadlines(case: EnforcementCase, work, notice=None, protest=None) -> De
 
 @dataclass(frozen=True)
 class InterestPeriod:
-    """Interest on one principal from the day after `after` (or from the start) through `through`."""
+    """Interest on one principal from the day after `after` (or from the start) through `through`:
+    `days` days of interest, the first of them `start`."""
 
     after: dt.date | None
     through: dt.date
     principal: Decimal
     interest: Decimal
+    start: dt.date | None = None
+    days: int = 0
+
+
+@dataclass(frozen=True)
+class PaymentApplied:
+    """A payment on the costs as the ledger applies it: first to the interest then accrued,
+    then to the costs (from its day interest runs on what is left); any rest is a credit."""
+
+    paid_on: dt.date
+    amount: Decimal
+    to_interest: Decimal
+    to_principal: Decimal
+    credit: Decimal
 
 
 @dataclass(frozen=True)
@@ -70,6 +89,7 @@ class CostBalance:
     periods: tuple[InterestPeriod, ...] = ()
     reading: Determination | None = None
     credit: Decimal = ZERO
+    applied: tuple[PaymentApplied, ...] = ()
 
     @property
     def unpaid(self) -> Decimal:
@@ -120,13 +140,21 @@ def _interest(case, principal: Decimal, received: dt.date, through: dt.date) -> 
     )
 
 
-def _interest_between(case, principal, received, after, through) -> Decimal:
+def _period(case, principal, received, after, through) -> InterestPeriod | None:
+    """The interest on `principal` after `after` through `through`, or None when none runs."""
     if principal <= 0 or through < received:
-        return ZERO
-    upto = _interest(case, principal, received, through).outcome["interest_usd"]
-    if after is None or after < received:
-        return upto
-    return upto - _interest(case, principal, received, after).outcome["interest_usd"]
+        return None
+    upto = _interest(case, principal, received, through)
+    interest, days = upto.outcome["interest_usd"], upto.outcome["days"]
+    start = upto.details["interest_from"]
+    if after is not None and after >= received:
+        before = _interest(case, principal, received, after)
+        interest -= before.outcome["interest_usd"]
+        days -= before.outcome["days"]
+        start = max(start, after + dt.timedelta(days=1))
+    if days <= 0:
+        return None
+    return InterestPeriod(after, through, principal, interest, start, days)
 
 
 def cost_balance(case: EnforcementCase, *, on: dt.date) -> CostBalance:
@@ -147,32 +175,43 @@ def cost_balance(case: EnforcementCase, *, on: dt.date) -> CostBalance:
         return balance(ZERO, max(unpaid, ZERO), ZERO, None, credit=max(-unpaid, ZERO))
     outstanding, owed_interest, accrued, credit = principal, ZERO, ZERO, ZERO
     periods: list[InterestPeriod] = []
+    applied: list[PaymentApplied] = []
     last: dt.date | None = None
     for payment in payments:
-        part = _interest_between(case, outstanding, received, last, payment.paid_on)
-        if part:
-            periods.append(InterestPeriod(last, payment.paid_on, outstanding, part))
-        owed_interest += part
-        accrued += part
+        period = _period(case, outstanding, received, last, payment.paid_on)
+        if period is not None:
+            periods.append(period)
+            owed_interest += period.interest
+            accrued += period.interest
         to_interest = min(payment.amount, owed_interest)
         owed_interest -= to_interest
         rest = payment.amount - to_interest
         to_principal = min(rest, outstanding)
         outstanding -= to_principal
         credit += rest - to_principal
+        applied.append(
+            PaymentApplied(
+                payment.paid_on, payment.amount, to_interest, to_principal, rest - to_principal
+            )
+        )
         last = payment.paid_on
-    part = _interest_between(case, outstanding, received, last, on)
-    if part:
-        periods.append(InterestPeriod(last, on, outstanding, part))
-    owed_interest += part
-    accrued += part
-    shown = max(on, received)
-    reading = _interest(case, outstanding if outstanding > 0 else principal, received, shown)
-    interest_from = reading.details["interest_from"]
-    if outstanding <= 0:
-        reading = None
+    period = _period(case, outstanding, received, last, on)
+    if period is not None:
+        periods.append(period)
+        owed_interest += period.interest
+        accrued += period.interest
+    reading = s267_10_enforcement.interest_terms(
+        received, article=case.article, as_of=case.law_date, town=case.town.slug
+    )
     return balance(
-        accrued, outstanding, owed_interest, interest_from, tuple(periods), reading, credit
+        accrued,
+        outstanding,
+        owed_interest,
+        reading.outcome.interest_from,
+        tuple(periods),
+        reading,
+        credit,
+        tuple(applied),
     )
 
 
@@ -203,3 +242,25 @@ def violator_offence_count(case: EnforcementCase, *, before: dt.date) -> int:
         case__violator_name__iexact=case.violator_name.strip(),
         on__lt=before,
     ).count()
+
+
+def ticket_comes_early(case: EnforcementCase, day: dt.date) -> str | None:
+    """Why a ticket for the offence of `day` comes before the case's order has run its course,
+    named for the person about to issue it, or None: no order or notice of violation was
+    issued by that day, or an order issued by then had a deadline not yet passed on it. The
+    bylaw fines the violation itself (§ 267-10D-E; § 267-25C-D), so the ticket may issue, but
+    only when the Director confirms it."""
+    orders = list(case.orders.order_by("issued_on", "pk"))
+    ticketing = f"You are ticketing the offence of {legal_date(day)}"
+    if not orders:
+        return f"{ticketing}, and no order or notice of violation has been issued on this case"
+    issued = [o for o in orders if o.issued_on <= day]
+    if not issued:
+        first = orders[0]
+        what = "notice of violation" if first.is_notice else "order"
+        return f"{ticketing}, before the {what} of {legal_date(first.issued_on)} was issued"
+    running = [o for o in issued if o.deadline is not None and day <= o.deadline]
+    if running:
+        deadline = max(o.deadline for o in running)
+        return f"{ticketing}, before the order's deadline of {legal_date(deadline)} has passed"
+    return None

@@ -20,7 +20,7 @@ from outfall.compliance.lifecycle.enforcement import (
 )
 from outfall.kernel.errors import InputError
 from outfall.web.apps.enforcement import policy
-from outfall.web.apps.enforcement.documents import document_generate
+from outfall.web.apps.enforcement.documents import document_generate, order_paper
 from outfall.web.apps.enforcement.models import EnforcementCase, FollowUpInspection, Order
 from outfall.web.apps.enforcement.services.common import not_before, require_date, today_or
 from outfall.web.apps.enforcement.services.transitions import case_transition
@@ -97,10 +97,9 @@ def order_issue(
             actor=actor,
             about=f"order {order.pk}",
             context={
-                "order": order,
                 "items": [catalog[k] for k in order.order_types],
                 "determination": det,
-                "follow_up_on": follow_up_on,
+                **order_paper(locked, order, follow_up_on=follow_up_on),
             },
         )
         what = "Notice of violation" if kind == "notice_of_violation" else "Order"

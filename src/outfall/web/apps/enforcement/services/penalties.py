@@ -20,6 +20,7 @@ from outfall.law.determination import Reason
 from outfall.law.errors import LawError
 from outfall.web.apps.enforcement.documents import document_generate
 from outfall.web.apps.enforcement.models import EnforcementCase, Offence
+from outfall.web.apps.enforcement.selectors.ledger import ticket_comes_early
 from outfall.web.apps.enforcement.services.common import (
     not_after_today,
     not_before,
@@ -174,13 +175,23 @@ def ticket_issue(
     actor,
     issued_on: dt.date,
     ticket_number: str = "",
+    confirm_early: bool = False,
     today: dt.date | None = None,
 ) -> Offence:
-    """The DPW Director's noncriminal ticket for one offence, with its PDF."""
+    """The DPW Director's noncriminal ticket for one offence, with its PDF.
+
+    A ticket for a day before the case's order was issued, or before its deadline passed
+    (`ticket_comes_early`), issues only when `confirm_early` confirms it; the audit row keeps
+    what was confirmed."""
     write = CaseWrite(offence.case, actor, "ticket.issue", today)
     write.day("issued_on", issued_on, after=offence.on, what="the day of the offence")
     with write.lock() as locked:
         offence, det = _dispose(write, offence, issued_on)
+        early = ticket_comes_early(locked, offence.on)
+        if early and not confirm_early:
+            raise InputError(
+                "confirm_early", "not confirmed", f"{early}; confirm to issue it", write.cite
+            )
         offence.ticket_number = ticket_number.strip() or f"{locked.number}-T{offence.number}"
         offence.save()
         doc = document_generate(
@@ -191,14 +202,16 @@ def ticket_issue(
             context={"offence": offence, "determination": det},
         )
         amount = "warning" if offence.kind == "warning" else f"${offence.fine}"
+        confirmed = f"; confirmed by {actor}: {early}" if early else ""
         write.audit(
             offence,
             "ticket",
             f"Ticket {offence.ticket_number} for offence {offence.number} "
-            f"({offence.on.isoformat()}): {amount}",
+            f"({offence.on.isoformat()}): {amount}{confirmed}",
             fine=offence.fine,
             kind=offence.kind,
             document=doc.file.name,
+            confirmed_early=early or "",
         )
     offence.refresh_from_db()
     return offence

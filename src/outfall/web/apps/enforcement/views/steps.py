@@ -19,6 +19,7 @@ from outfall.web.apps.enforcement import forms as f
 from outfall.web.apps.enforcement import policy
 from outfall.web.apps.enforcement.facts import enforcement_facts
 from outfall.web.apps.enforcement.selectors import case_get
+from outfall.web.apps.enforcement.selectors.ledger import ticket_comes_early
 from outfall.web.apps.enforcement.selectors.record import fines_schedule_statement
 from outfall.web.apps.enforcement.services import cases as case_svc
 from outfall.web.apps.enforcement.services import costs as cost_svc
@@ -305,6 +306,7 @@ PAGES = (
         "Ticket issued; its PDF is filed with the case.",
         target=OFFENCE,
         notes=_penalty_notes(criminal=False),
+        item_form_kwargs=lambda case, offence: {"early": ticket_comes_early(case, offence.on)},
     ),
     page(
         "refer",
