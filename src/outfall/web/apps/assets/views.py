@@ -478,6 +478,9 @@ VISIT = _record_pages(sel.visit_get, "assets:visit", require_on=lambda visit: vi
 CATCHMENT = _record_pages(sel.catchment_get, "assets:catchment")
 
 
+CLEANINGS_SHOWN = 10
+
+
 def _asset_page(user, asset) -> dict:
     screened = asset.kind in sel.SCREENED_KINDS
     return {
@@ -486,6 +489,9 @@ def _asset_page(user, asset) -> dict:
         "line": (asset.properties or {}).get("geometry"),
         "extra": {k: v for k, v in (asset.properties or {}).items() if k != "geometry"},
         "may_edit": can(user, "asset.edit", asset),
+        "may_clean": can(user, "cleaning.record", asset) and asset.kind == asset.Kind.CATCH_BASIN,
+        "cleanings": asset.cleanings.select_related("recorded_by")[:CLEANINGS_SHOWN],
+        "cleaning_count": asset.cleanings.count(),
         "may_screen": can(user, "screening.record", asset) and screened,
         "may_investigate": can(user, "catchment.manage", asset) and screened,
     }
@@ -554,6 +560,17 @@ EDIT = (
         form_kwargs=lambda asset: {"town": asset.town, "asset": asset},
         initial=_edited,
         keywords=lambda asset, d, form: {"based_on": d.get("based_on"), **_asset_values(d)},
+    ),
+)
+CLEANING = (
+    Step(
+        "cleaning_new",
+        "cleanings/new/",
+        f.CleaningForm,
+        svc.cleaning_record,
+        lambda asset, saved: f"Cleaning of {asset.asset_id} recorded.",
+        title=lambda asset: f"Record a cleaning of {asset.asset_id}",
+        action="cleaning.record",
     ),
 )
 SAMPLE = (

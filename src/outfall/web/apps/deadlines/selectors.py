@@ -28,6 +28,7 @@ from outfall.web.apps.kit.clocks import (
     clock_order,
     warning_days,
 )
+from outfall.web.apps.ms4 import clocks as ms4_clocks
 from outfall.web.apps.permits import clocks as permit_clocks
 from outfall.web.apps.permits.clocks import (
     PENDING,
@@ -38,7 +39,14 @@ from outfall.web.apps.permits.clocks import (
 )
 from outfall.web.apps.regulations import clocks as regulation_clocks
 
-CLOCK_SOURCES = (permit_clocks, enforcement_clocks, idde_clocks, asset_clocks, regulation_clocks)
+CLOCK_SOURCES = (
+    permit_clocks,
+    enforcement_clocks,
+    idde_clocks,
+    asset_clocks,
+    regulation_clocks,
+    ms4_clocks,
+)
 
 __all__ = [
     "CLOCK_SOURCES",
@@ -52,9 +60,31 @@ __all__ = [
     "clock_kinds",
     "clock_list_for_application",
     "clock_list_visible_to",
+    "clocks_of_side",
+    "is_dpw_clock",
     "open_cases_visible_to",
     "warning_days",
 ]
+
+
+DPW_SOURCES = frozenset({idde_clocks.SOURCE, asset_clocks.SOURCE, ms4_clocks.SOURCE})
+
+
+def is_dpw_clock(clock: CaseClock) -> bool:
+    """A clock of the DPW's side: Article I (illicit discharges, spills, the storm drain system,
+    Article I enforcement) and the MS4 permit program."""
+    if clock.source == enforcement_clocks.SOURCE:
+        return getattr(clock.record, "article", "") == "I"
+    return clock.source in DPW_SOURCES
+
+
+def clocks_of_side(clocks: list[CaseClock], side: str) -> list[CaseClock]:
+    """The clocks of one side (`dpw` or `board`); every clock for any other value."""
+    if side == "dpw":
+        return [c for c in clocks if is_dpw_clock(c)]
+    if side == "board":
+        return [c for c in clocks if not is_dpw_clock(c)]
+    return clocks
 
 
 def clock_kinds() -> dict[str, str]:
