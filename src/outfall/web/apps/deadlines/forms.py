@@ -9,8 +9,8 @@ from outfall.web.apps.kit.forms import FilterForm
 
 SIDES = [
     ("", "Every clock you may see"),
-    ("dpw", "The DPW's: Article I and the MS4 permit"),
-    ("board", "The Planning Board's: Article II"),
+    ("dpw", "The DPW's: Article I, enforcement and the MS4 permit"),
+    ("board", "The Planning Board's: permits and regulations"),
 ]
 
 

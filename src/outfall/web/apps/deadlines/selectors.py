@@ -67,15 +67,14 @@ __all__ = [
 ]
 
 
-DPW_SOURCES = frozenset({idde_clocks.SOURCE, asset_clocks.SOURCE, ms4_clocks.SOURCE})
+BOARD_SOURCES = frozenset({permit_clocks.SOURCE, regulation_clocks.SOURCE})
 
 
 def is_dpw_clock(clock: CaseClock) -> bool:
-    """A clock of the DPW's side: Article I (illicit discharges, spills, the storm drain system,
-    Article I enforcement) and the MS4 permit program."""
-    if clock.source == enforcement_clocks.SOURCE:
-        return getattr(clock.record, "article", "") == "I"
-    return clock.source in DPW_SOURCES
+    """A clock of the DPW's side: Article I (illicit discharges, spills, the storm drain
+    system), the enforcement cases the reader may see, and the MS4 permit program — every source
+    but the Planning Board's permits and regulations."""
+    return clock.source not in BOARD_SOURCES
 
 
 def clocks_of_side(clocks: list[CaseClock], side: str) -> list[CaseClock]:
