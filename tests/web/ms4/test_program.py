@@ -137,6 +137,20 @@ def test_a_filed_report_moves_the_clock_to_the_next_years_report(norfolk, people
     assert [c.due for c in report] == [dt.date(2027, 9, 30)]
 
 
+def test_the_program_page_lists_the_reports_recorded_filed(client, norfolk, people):
+    milestone_record_met(
+        norfolk,
+        key="annual_report",
+        met_on=dt.date(2026, 9, 28),
+        note="Filed with EPA",
+        actor=people["dpw_director"],
+        today=TODAY,
+    )
+    client.force_login(people["dpw_staff"])
+    page = client.get("/dpw/ms4/program/").content.decode()
+    assert "Permit year ending June 30, 2026</a>: filed September 28, 2026" in page
+
+
 @pytest.mark.parametrize("who", ("dpw_staff", "clerk"))
 def test_only_the_director_records_a_deadline_met(norfolk, people, who):
     from django.core.exceptions import PermissionDenied

@@ -25,9 +25,14 @@ from outfall.web.apps.kit.steps import step_page
 from outfall.web.apps.ms4 import policy
 from outfall.web.apps.ms4 import services as svc
 from outfall.web.apps.ms4.forms import MilestoneForm, NarrativeForm
-from outfall.web.apps.ms4.models import AnnualReportPdf, NarrativeSection
+from outfall.web.apps.ms4.models import AnnualReportPdf, NarrativeSection, ProgramMilestone
 from outfall.web.apps.ms4.policy import require_report_reader
-from outfall.web.apps.ms4.program import program_item_get, program_status, report_due_item
+from outfall.web.apps.ms4.program import (
+    ANNUAL_REPORT,
+    program_item_get,
+    program_status,
+    report_due_item,
+)
 from outfall.web.apps.ms4.selectors import Period, annual_report_get, measure_get
 from outfall.web.apps.permits.selectors.visibility import application_list_visible_to
 
@@ -205,6 +210,9 @@ def program(request):
         {
             "town": town,
             "items": program_status(town, today=today),
+            "filed": ProgramMilestone.objects.filter(town=town, key=ANNUAL_REPORT)
+            .select_related("recorded_by")
+            .order_by("-permit_year")[:PER_PAGE],
             "today": today,
             "may_record": policy.can_record_milestone(request.user, town),
         },
