@@ -20,7 +20,10 @@ $(NPMSTAMP): package.json
 	npm install --no-audit --no-fund --silent
 	touch $(NPMSTAMP)
 
+# The system packages are checked on every install, so a machine set up before one was added
+# still gets it.
 install: $(STAMP) $(NPMSTAMP)
+	scripts/ensure-system-packages
 
 # The web application on SQLite in var/, with fictional demo cases, and the background worker that
 # sends its mail and makes its PDFs and site reviews; the logins print before the server starts.
@@ -45,7 +48,7 @@ test-sqlite: install
 
 test-postgres: install
 	scripts/ensure-postgres
-	DATABASE_URL=$(PG_URL) $(BIN)/pytest -n auto tests/web
+	DATABASE_URL=$(PG_URL) $(BIN)/pytest -n auto --dist loadgroup tests/web
 
 test-browser: install
 	$(BIN)/pytest -m browser -p no:xdist tests/browser

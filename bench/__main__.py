@@ -16,10 +16,16 @@ from pathlib import Path
 from bench import check_timing, sites, swmm_compare
 
 SIZES = (10, 100, 1000)
-TARGET_SPEED_RATIO = 10.0
-TARGET_CHECK_S = 1.0
-WELL_UNDER_CHECK_S = 0.5
-"""What "well under one second" is taken to mean for `outfall check`."""
+TARGET_SPEED_RATIO = 30.0
+"""outfall ahead of SWMM per subcatchment-storm at N = 1,000 (issue 13)."""
+TARGET_CHECK_S = 0.3
+"""`outfall check` of the 20-subcatchment site, process start included, under this ..."""
+TARGET_OVER_NUMPY_S = 0.1
+"""... or within this of `python -c "import numpy"` on the same machine in the same run."""
+TARGET_PEAK_DIFFERENCE = 0.01
+"""Pond routing: outfall's peak outflow within 1 % of SWMM's on the same inflow and pond ..."""
+TARGET_STAGE_DIFFERENCE_FT = 0.03
+"""... and its peak stage within a few hundredths of a foot."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -73,6 +79,16 @@ def _runoff(sizes: list[int], repeats: int, workdir: Path) -> None:
         f"(Ia = 0 formula {raw.ia_zero_formula_af:.3f} af, "
         f"{100 * (raw.ia_zero_formula_af / raw.tr55_af - 1):+.1f} %)"
     )
+    print(
+        "   peaks, for information only (not a test): SWMM's nonlinear-reservoir runoff and the "
+        "NRCS unit hydrograph shape a storm differently by design; SWMM peak / outfall peak per "
+        "subcatchment: "
+        + "; ".join(
+            f"N = {r.count} median {r.peak_ratio_median:.2f} "
+            f"({r.peak_ratio_low:.2f}-{r.peak_ratio_high:.2f})"
+            for r in results
+        )
+    )
     largest = results[-1]
     verdict = "met" if largest.speed_ratio >= TARGET_SPEED_RATIO else "NOT met"
     print(
@@ -85,6 +101,13 @@ def _runoff(sizes: list[int], repeats: int, workdir: Path) -> None:
         print(f"   where outfall's time goes at N = {largest.count} (cProfile, self time):")
         for name, share, calls in swmm_compare.profile_outfall_runoff(largest.count):
             print(f"     {100 * share:5.1f} %  {calls:>6} calls  {name}")
+    floor = swmm_compare.convolution_floor_s(largest.count)
+    print(
+        f"   the convolutions alone (np.convolve, direct method, the quickest of 5): "
+        f"{1e6 * floor / largest.count:.1f} us per subcatchment-storm, "
+        f"{100 * floor / largest.outfall_s:.0f} % of outfall's time; with everything else free "
+        f"outfall would be at most {largest.swmm_run_s / floor:.0f}x SWMM"
+    )
     print()
 
 
@@ -110,9 +133,18 @@ def _routing(repeats: int, workdir: Path) -> None:
         f"   {'outfall at 0.6 min (diagnostic)':<34} {r.outfall_fine_peak_outflow_cfs:>12.3f} "
         f"{'':>6} {r.outfall_fine_peak_stage_ft:>13.3f}"
     )
+    stage_difference = r.outfall_peak_stage_ft - r.swmm_peak_stage_ft
     print(
         f"   difference outfall - SWMM: {r.difference_cfs:+.3f} cfs ({100 * r.difference:+.2f} %); "
-        f"peak stage {r.outfall_peak_stage_ft - r.swmm_peak_stage_ft:+.3f} ft"
+        f"peak stage {stage_difference:+.3f} ft"
+    )
+    met = (
+        abs(r.difference) <= TARGET_PEAK_DIFFERENCE
+        and abs(stage_difference) <= TARGET_STAGE_DIFFERENCE_FT
+    )
+    print(
+        f"   target peak outflow within {100 * TARGET_PEAK_DIFFERENCE:g} % and peak stage within "
+        f"{TARGET_STAGE_DIFFERENCE_FT:g} ft of SWMM's: {'met' if met else 'NOT met'}"
     )
     print(
         "   device equations, SWMM outflow vs outfall's rating at SWMM's stage (rising limb): "
@@ -130,24 +162,42 @@ def _routing(repeats: int, workdir: Path) -> None:
 
 def _check(runs: int) -> None:
     t = check_timing.time_check(check_timing.LARGE_SITE, runs)
-    print(f"3. outfall check {t.site} --json (subprocess, {len(t.check.runs)} runs)")
-    q1, q3 = t.check.quartiles
     print(
-        f"   median {t.check.median:.3f} s, min {t.check.low:.3f}, max {t.check.high:.3f}, "
-        f"IQR {q1:.3f}-{q3:.3f}; bare interpreter start {t.interpreter.median:.3f} s"
+        f"3. outfall check {t.site} --json (subprocess, {len(t.check.runs)} runs, bytecode "
+        "compiled once, taking turns with `python -c 'import numpy'` and `python -c pass`)"
     )
-    if t.check.median <= WELL_UNDER_CHECK_S:
-        verdict = "met"
-    elif t.check.median < TARGET_CHECK_S:
-        verdict = f"NOT met: under {TARGET_CHECK_S:g} s but above {WELL_UNDER_CHECK_S:g} s"
-    else:
-        verdict = "NOT met"
+    for label, wall, cpu in (
+        ("outfall check", t.check, t.check_cpu),
+        ("python -c 'import numpy'", t.numpy_import, t.numpy_import_cpu),
+    ):
+        q1, q3 = wall.quartiles
+        print(
+            f"   {label:<25} wall median {wall.median:.3f} s (min {wall.low:.3f}, max "
+            f"{wall.high:.3f}, IQR {q1:.3f}-{q3:.3f}); CPU median {cpu.median:.3f} s"
+        )
     print(
-        f"   target well under {TARGET_CHECK_S:g} s (taken as <= {WELL_UNDER_CHECK_S:g} s): {verdict}"
+        f"   bare interpreter start {t.interpreter.median:.3f} s; check over numpy's import, run "
+        f"by run: median {t.over_numpy_s:+.3f} s wall, "
+        f"{t.check_cpu.median - t.numpy_import_cpu.median:+.3f} s CPU"
     )
     print(
-        "   one fresh process, by phase: "
-        + ", ".join(f"{k} {v:.3f} s" for k, v in t.phases.items())
+        f"   without bytecode (every module compiled from source at each start, as with "
+        f"PYTHONDONTWRITEBYTECODE=1 and no cache): median {t.cold_check.median:.3f} s "
+        f"({len(t.cold_check.runs)} runs)"
+    )
+    under = t.check.median < TARGET_CHECK_S
+    near = t.over_numpy_s <= TARGET_OVER_NUMPY_S
+    verdict = "met" if under or near else "NOT met"
+    print(
+        f"   target under {TARGET_CHECK_S:g} s, or within {TARGET_OVER_NUMPY_S:g} s of numpy's "
+        f"import: {verdict} (under: {'yes' if under else 'no'}; within: {'yes' if near else 'no'})"
+    )
+    phases = dict(t.phases)
+    classes = int(phases.pop("dataclasses"))
+    print(
+        "   one fresh process, CPU by phase: "
+        + ", ".join(f"{k} {v:.3f} s" for k, v in phases.items())
+        + f" ({classes} dataclasses)"
     )
     print("   -X importtime, self time by top-level package (s):")
     print("     " + ", ".join(f"{k} {v:.3f}" for k, v in t.imports_by_package[:8]))
@@ -155,6 +205,13 @@ def _check(runs: int) -> None:
     for name, seconds in t.top_imports[:6]:
         print(f"     {seconds:.3f}  {name}")
     print()
+
+
+def _load_average() -> str:
+    try:
+        return Path("/proc/loadavg").read_text(encoding="ascii").strip()
+    except OSError:
+        return "unknown"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -166,6 +223,7 @@ def main(argv: list[str] | None = None) -> int:
         f"outfall bench — Python {platform.python_version()}, SWMM {solver.swmm_version_info()} "
         f"(swmm-toolkit), {platform.machine()}, {_cpus()} CPUs"
     )
+    print(f"load average at the start (/proc/loadavg): {_load_average()}")
     print()
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="outfall-bench-") as tmp:
@@ -176,6 +234,7 @@ def main(argv: list[str] | None = None) -> int:
             _routing(args.repeats, workdir)
     if "check" in chosen:
         _check(args.check_runs)
+    print(f"load average at the end (/proc/loadavg): {_load_average()}")
     print(f"bench finished in {time.perf_counter() - start:.1f} s")
     return 0
 

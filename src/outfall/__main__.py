@@ -1,5 +1,5 @@
 """`python -m outfall` runs the command line."""
 
-from outfall.cli.main import main
+from outfall.cli.main import console
 
-raise SystemExit(main())
+console()

@@ -11,12 +11,15 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal
+from types import SimpleNamespace
 
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from outfall.web.apps.core.models import Membership, Town
 from outfall.web.apps.core.roles import Role
+from outfall.web.apps.permits.models import Application, Fee, Hearing, Inspection, Referral
 from tests.browser.conftest import axe_violations
 from tests.web.identifiers import raw_identifiers_in
 
@@ -111,6 +114,69 @@ def add_dpw_people(town: Town, people: dict) -> dict:
         Membership.objects.create(user=user, town=town, role=role)
         people[username] = user
     return people
+
+
+def case_awaiting_hearing_and_draft(town: Town, people: dict, *, today: dt.date):
+    """SMP-NOR-2026-0007, complete on 2026-02-02 and awaiting its hearing on 2026-03-10 (both
+    fees paid, three referrals out, the initial site inspection passed), and the applicant's
+    draft SMP-NOR-2026-0009 opened `today`: the shared case of the tablet, keyboard and reflow
+    walks, with long names so the pages have something to wrap."""
+    heard = Application.objects.create(
+        town=town,
+        number="SMP-NOR-2026-0007",
+        title="Pondview Estates, a twelve-lot subdivision with a shared infiltration basin",
+        site_address="140 Pond Street",
+        parcel_id="21-114",
+        applicant=people["applicant"],
+        owner_name="Pondview Realty Trust, Christopher Fitzgerald-Hollingsworth, Trustee",
+        owners=["Pondview Realty Trust"],
+        disturbance_acres=Decimal("9.400"),
+        law_date=dt.date(2026, 1, 20),
+        submitted_on=dt.date(2026, 1, 20),
+        complete_on=dt.date(2026, 2, 2),
+        state="hearing_scheduled",
+        latitude=42.1201,
+        longitude=-71.3302,
+    )
+    Hearing.objects.create(
+        application=heard,
+        scheduled_for=timezone.make_aware(dt.datetime(2026, 3, 10, 19, 0)),
+        location=town.hearing_location,
+    )
+    for kind, amount in ((Fee.Kind.APPLICATION, "500"), (Fee.Kind.TECHNICAL_REVIEW, "2500")):
+        Fee.objects.create(
+            application=heard, kind=kind, amount=Decimal(amount), paid_on=dt.date(2026, 2, 2)
+        )
+    for board in ("Conservation Commission", "Board of Health", "Building Department"):
+        Referral.objects.create(
+            application=heard,
+            board=board,
+            sent_on=dt.date(2026, 2, 2),
+            response_due=dt.date(2026, 2, 23),
+        )
+    Inspection.objects.create(
+        application=heard,
+        stage=Inspection.Stage.INITIAL_SITE,
+        done_on=dt.date(2026, 2, 12),
+        inspector=people["reviewer"],
+        passed=True,
+        checklist=[
+            {"item": "Site matches the existing-conditions plan", "result": "pass"},
+            {"item": "Wetland and resource area flags in place", "result": "pass"},
+        ],
+        findings="Flags BVW-1 to BVW-24 in place; the limit of work is staked along the swale.",
+    )
+    draft = Application.objects.create(
+        town=town,
+        number="SMP-NOR-2026-0009",
+        title="Cedar Lane house lot",
+        site_address="3 Cedar Lane",
+        applicant=people["applicant"],
+        owner_name="Alma Applicant",
+        disturbance_acres=Decimal("1.200"),
+        law_date=today,
+    )
+    return SimpleNamespace(heard=heard, draft=draft)
 
 
 class Clock:

@@ -2,7 +2,8 @@
 
 The case's hearing opened on 2026-03-10, was continued to tonight, 2026-03-17, and closes
 tonight with one waiver request before the Board (§ 267-23C). The member opens the Board packet
-on a tablet held upright, records their vote on the waiver; the clerk records the two other
+on a tablet held upright, opens the stormwater plan and the site review's PDF from it, records
+their vote on the waiver; the clerk records the two other
 members' votes on their behalf and closes the hearing, which grants the waiver 3–0. On
 2026-03-24 the clerk puts the decision to the Board — approval with three numbered conditions,
 one per phase, and $60,000 of surety (§ 267-21); the member votes on it from the tablet, the
@@ -14,10 +15,16 @@ tablet size; no page is wider than the tablet.
 from __future__ import annotations
 
 import datetime as dt
+import io
+import re
 from decimal import Decimal
+from pathlib import Path
+from urllib.parse import urljoin
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
+from pypdf import PdfWriter
 
 from outfall.web.apps.permits.models import (
     Application,
@@ -25,6 +32,7 @@ from outfall.web.apps.permits.models import (
     HearingSession,
     WaiverRequest,
 )
+from outfall.web.apps.permits.services import intake
 from tests.browser.support import (
     A11yLedger,
     Clock,
@@ -42,6 +50,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 TABLET = {"width": 810, "height": 1080}  # a 10.2-inch tablet held upright
 TONIGHT = dt.date(2026, 3, 17)
 DECISION_MEETING = dt.date(2026, 3, 24)
+MAPLE = Path(__file__).resolve().parents[2] / "examples/sites/maple-street-subdivision.yaml"
 OVERFLOW = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
 
 
@@ -65,8 +74,11 @@ def closing(monkeypatch):
         submitted_on=dt.date(2026, 1, 20),
         complete_on=dt.date(2026, 2, 2),
         om_plan_provided=True,
-        state="hearing_open",
+        discharges_to_wetlands=True,
+        state="submitted",
     )
+    _plan_and_review(application, people)
+    Application.objects.filter(pk=application.pk).update(state="hearing_open")
     hearing = Hearing.objects.create(
         application=application,
         scheduled_for=timezone.make_aware(dt.datetime(2026, 3, 10, 19, 0)),
@@ -92,6 +104,30 @@ def closing(monkeypatch):
     return application, clock
 
 
+def _plan_and_review(application, people) -> None:
+    """The applicant's stormwater plan (a PDF) and their site file, reviewed, with the review's
+    PDF filed: papers the member opens from the packet."""
+    writer = PdfWriter()
+    writer.add_blank_page(width=612, height=792)
+    buffer = io.BytesIO()
+    writer.write(buffer)
+    plan = SimpleUploadedFile("stormwater-plan.pdf", buffer.getvalue(), "application/pdf")
+    intake.upload_add(application, actor=people["applicant"], kind="plan", file=plan)
+    text = MAPLE.read_text(encoding="utf-8")
+    text = re.sub(r"^name: .*$", f"name: {application.title}", text, count=1, flags=re.M)
+    text = re.sub(r"disturbance_acres: 6.2", "disturbance_acres: 3", text, count=1)
+    site = SimpleUploadedFile("brook-farm.yaml", text.encode(), "text/yaml")
+    _, run = intake.upload_add(application, actor=people["applicant"], kind="site_file", file=site)
+    intake.site_review_pdf_request(application, run, actor=people["clerk"])
+
+
+def fetched_pdf(page, link) -> None:
+    """The link serves the reader a PDF."""
+    response = page.request.get(urljoin(page.url, link.get_attribute("href")))
+    assert response.ok and response.headers["content-type"] == "application/pdf"
+    assert response.body().startswith(b"%PDF-")
+
+
 @pytest.fixture
 def desk(browser, live_server):
     ledger = A11yLedger()
@@ -114,6 +150,13 @@ def test_a_board_member_votes_on_a_tablet_and_the_decision_carries_forward(closi
     follow(page, ledger, "board", "Board packet")
     fits(page)
     assert "two-foot contours" in main_text(page)
+    fetched_pdf(page, page.locator("main").get_by_role("link", name="stormwater-plan.pdf"))
+    follow(page, ledger, "board", "Site review of brook-farm.yaml", exact=False)
+    fits(page)
+    assert "The site file describes a different project" not in main_text(page)
+    fetched_pdf(page, page.locator("main").get_by_role("link", name="Download the review (PDF)"))
+    page.go_back()
+    page.wait_for_load_state()
     follow(page, ledger, "board", "Record your vote")
     page.get_by_label("Yes", exact=True).check()
     submit(page, ledger, "board", "Record your vote", expect="vote is recorded")

@@ -115,3 +115,16 @@ def test_a_script_without_the_nonce_does_not_run(live_server, page):
     )
     assert ran is False
     assert refused and "script-src" in refused[0]
+
+
+def test_the_storm_drain_map_draws_each_structure_by_kind_and_condition_with_a_legend(desk):
+    page = _map_without_tiles(desk, "dpw_staff", "/dpw/assets/map/", "structure", 2)
+    drawn = page.locator(".leaflet-marker-icon svg.ms4-symbol use").evaluate_all(
+        "uses => uses.map(u => u.getAttribute('href') + ' ' + u.parentNode.getAttribute('class'))"
+    )
+    assert all(d.startswith("#sym-") for d in drawn) and len(drawn) == 2
+    title = page.locator(".leaflet-marker-icon").first.get_attribute("title")
+    assert "condition" in title
+    legend = page.locator(".map-legend").inner_text()
+    for words in ("Outfall", "Catch basin", "Pipe (a line", "Good: solid fill", "Poor: hatched"):
+        assert words in legend

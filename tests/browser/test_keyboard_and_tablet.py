@@ -7,13 +7,9 @@ the reader past the header straight to the content. axe-core checks each page at
 from __future__ import annotations
 
 import datetime as dt
-from decimal import Decimal
-from types import SimpleNamespace
 
 import pytest
-from django.utils import timezone
 
-from outfall.web.apps.permits.models import Application, Fee, Hearing, Inspection, Referral
 from tests.browser.support import (
     OVERFLOW,
     PHONE,
@@ -21,6 +17,7 @@ from tests.browser.support import (
     A11yLedger,
     Clock,
     Desk,
+    case_awaiting_hearing_and_draft,
     main_text,
     make_norfolk_and_people,
 )
@@ -66,60 +63,7 @@ def world(monkeypatch):
     """A case awaiting its hearing (with fees, referrals and an inspection on file) and a draft."""
     town, people = make_norfolk_and_people()
     Clock(monkeypatch, TODAY)
-    heard = Application.objects.create(
-        town=town,
-        number="SMP-NOR-2026-0007",
-        title="Pondview Estates, a twelve-lot subdivision with a shared infiltration basin",
-        site_address="140 Pond Street",
-        parcel_id="21-114",
-        applicant=people["applicant"],
-        owner_name="Pondview Realty Trust",
-        owners=["Pondview Realty Trust"],
-        disturbance_acres=Decimal("9.400"),
-        law_date=dt.date(2026, 1, 20),
-        submitted_on=dt.date(2026, 1, 20),
-        complete_on=dt.date(2026, 2, 2),
-        state="hearing_scheduled",
-    )
-    Hearing.objects.create(
-        application=heard,
-        scheduled_for=timezone.make_aware(dt.datetime(2026, 3, 10, 19, 0)),
-        location=town.hearing_location,
-    )
-    for kind, amount in ((Fee.Kind.APPLICATION, "500"), (Fee.Kind.TECHNICAL_REVIEW, "2500")):
-        Fee.objects.create(
-            application=heard, kind=kind, amount=Decimal(amount), paid_on=dt.date(2026, 2, 2)
-        )
-    for board in ("Conservation Commission", "Board of Health", "Building Department"):
-        Referral.objects.create(
-            application=heard,
-            board=board,
-            sent_on=dt.date(2026, 2, 2),
-            response_due=dt.date(2026, 2, 23),
-        )
-    Inspection.objects.create(
-        application=heard,
-        stage=Inspection.Stage.INITIAL_SITE,
-        done_on=dt.date(2026, 2, 12),
-        inspector=people["reviewer"],
-        passed=True,
-        checklist=[
-            {"item": "Site matches the existing-conditions plan", "result": "pass"},
-            {"item": "Wetland and resource area flags in place", "result": "pass"},
-        ],
-        findings="Flags BVW-1 to BVW-24 in place; the limit of work is staked along the swale.",
-    )
-    draft = Application.objects.create(
-        town=town,
-        number="SMP-NOR-2026-0009",
-        title="Cedar Lane house lot",
-        site_address="3 Cedar Lane",
-        applicant=people["applicant"],
-        owner_name="Alma Applicant",
-        disturbance_acres=Decimal("1.200"),
-        law_date=TODAY,
-    )
-    return SimpleNamespace(heard=heard, draft=draft)
+    return case_awaiting_hearing_and_draft(town, people, today=TODAY)
 
 
 @pytest.fixture

@@ -14,18 +14,15 @@ failure names the page, the person and the elements that widen it.
 from __future__ import annotations
 
 import datetime as dt
-from decimal import Decimal
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.utils import timezone
 
 from outfall.web.apps.assets.models import Asset
 from outfall.web.apps.core.models import Membership
 from outfall.web.apps.core.roles import Role
 from outfall.web.apps.idde.services.investigations import investigation_open
 from outfall.web.apps.idde.services.reports import report_submit
-from outfall.web.apps.permits.models import Application, Fee, Hearing, Inspection, Referral
 from tests.browser.support import (
     PASSWORD,
     PHONE,
@@ -33,6 +30,7 @@ from tests.browser.support import (
     Clock,
     Desk,
     add_dpw_people,
+    case_awaiting_hearing_and_draft,
     crawl,
     make_norfolk_and_people,
 )
@@ -57,58 +55,7 @@ def town_at_work(monkeypatch):
     )
     Membership.objects.create(user=admin, town=town, role=Role.ADMIN)
     Clock(monkeypatch, TODAY)
-    heard = Application.objects.create(
-        town=town,
-        number="SMP-NOR-2026-0007",
-        title="Pondview Estates, a twelve-lot subdivision with a shared infiltration basin",
-        site_address="140 Pond Street",
-        parcel_id="21-114",
-        applicant=people["applicant"],
-        owner_name="Pondview Realty Trust, Christopher Fitzgerald-Hollingsworth, Trustee",
-        owners=["Pondview Realty Trust"],
-        disturbance_acres=Decimal("9.400"),
-        law_date=dt.date(2026, 1, 20),
-        submitted_on=dt.date(2026, 1, 20),
-        complete_on=dt.date(2026, 2, 2),
-        state="hearing_scheduled",
-        latitude=42.1201,
-        longitude=-71.3302,
-    )
-    Hearing.objects.create(
-        application=heard,
-        scheduled_for=timezone.make_aware(dt.datetime(2026, 3, 10, 19, 0)),
-        location=town.hearing_location,
-    )
-    for kind, amount in ((Fee.Kind.APPLICATION, "500"), (Fee.Kind.TECHNICAL_REVIEW, "2500")):
-        Fee.objects.create(
-            application=heard, kind=kind, amount=Decimal(amount), paid_on=dt.date(2026, 2, 2)
-        )
-    for board in ("Conservation Commission", "Board of Health"):
-        Referral.objects.create(
-            application=heard,
-            board=board,
-            sent_on=dt.date(2026, 2, 2),
-            response_due=dt.date(2026, 2, 23),
-        )
-    Inspection.objects.create(
-        application=heard,
-        stage=Inspection.Stage.INITIAL_SITE,
-        done_on=dt.date(2026, 2, 12),
-        inspector=people["reviewer"],
-        passed=True,
-        checklist=[{"item": "Site matches the existing-conditions plan", "result": "pass"}],
-        findings="Flags BVW-1 to BVW-24 in place; the limit of work is staked along the swale.",
-    )
-    Application.objects.create(
-        town=town,
-        number="SMP-NOR-2026-0009",
-        title="Cedar Lane house lot",
-        site_address="3 Cedar Lane",
-        applicant=people["applicant"],
-        owner_name="Alma Applicant",
-        disturbance_acres=Decimal("1.200"),
-        law_date=TODAY,
-    )
+    case_awaiting_hearing_and_draft(town, people, today=TODAY)
     for asset_id, lat in (("OF-001", 42.118), ("CB-017", 42.1195)):
         Asset.objects.create(
             town=town, kind="outfall", asset_id=asset_id, latitude=lat, longitude=-71.3255

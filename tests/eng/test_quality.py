@@ -312,3 +312,18 @@ def test_a_train_removes_between_its_best_bmp_and_100_percent(depths, bmp):
     stages = [removal_at_storage_depth(bmp, "TP", d, infiltration_rate_in_hr=1.0) for d in depths]
     train = treatment_train_removal(stages)
     assert max(s.percent_removal for s in stages) - 1e-9 <= train.percent_removal <= 100.0
+
+
+def test_a_bmps_annual_load_reduction_is_area_times_export_rate_times_removal():
+    # 2.0 acres of commercial impervious (TP 1.78 lb/ac/yr) at 50 % removal: 2.0 × 1.78 × 0.5
+    tp = quality.load_reduction("TP", "COM", 2.0, 50.0)
+    assert tp.export_rate_lb_ac_yr == 1.78
+    assert tp.load_lb_yr == pytest.approx(3.56)
+    assert tp.removed_lb_yr == pytest.approx(1.78)
+    assert tp.land_use_name == "Commercial"
+    # TSS export rates are not in the table: the load in pounds is not held, never zero
+    tss = quality.load_reduction("TSS", "COM", 2.0, 80.0)
+    assert tss.removed_lb_yr is None and tss.percent_removal == 80.0
+    assert any("not_found" in f for f in tss.flags)
+    with pytest.raises(InputError):
+        quality.load_reduction("TP", "COM", 2.0, 120.0)

@@ -305,24 +305,35 @@ def test_a_batch_refuses_a_bad_subcatchment_by_name(areas, cns, tcs, field):
     assert err.value.field == field
 
 
+SHORT_STORM = (np.array([0.0, 0.5, 1.0, 1.5, 2.0]), np.array([0.0, 0.3, 1.6, 1.9, 2.0]))
+"""A 2-h, 2.0-in rain table: keeps the batches below short (a few dozen ordinates each)."""
+
+
+def _alike(runs, tcs, picks):
+    for i in picks:
+        _same_run(runs[i], subcatchment_hydrograph(1.0, 75.0, float(tcs[i]), SHORT_STORM, 0.1))
+
+
 @pytest.mark.parametrize("count", [10_000, 100_000])
 def test_a_batch_of_more_distinct_times_of_concentration_than_the_cache_holds(count):
-    """Every Tc distinct, all on one computation step: past the unit-hydrograph cache's size."""
+    """Every Tc distinct, all on one computation step: past the unit-hydrograph cache's 4,096."""
     tcs = np.linspace(0.8, 1.6, count)
-    storm = DesignStorm.of("III", 3.1, 24.0)
-    runs = subcatchment_hydrographs([1.0] * count, [75.0] * count, tcs, storm, 0.1)
+    runs = subcatchment_hydrographs([1.0] * count, [75.0] * count, tcs, SHORT_STORM, 0.1)
     assert len(runs) == count
-    for i in (0, count // 2, count - 1):
-        _same_run(runs[i], subcatchment_hydrograph(1.0, 75.0, float(tcs[i]), storm, 0.1))
+    assert all(run.runoff_volume_cf > 0 for run in runs)
+    _alike(runs, tcs, (0, 1, count // 2, count - 2, count - 1))
 
 
-def test_a_small_batch_right_after_a_large_one_reads_what_it_asked_for():
-    """A 4,000-subcatchment batch fills the cache; the next batch's held and new Tc both come
-    back, none trimmed away between computing and reading (the long-running web process)."""
-    storm = DesignStorm.of("III", 3.1, 24.0)
+def test_small_and_large_batches_taking_turns_read_what_they_asked_for():
+    """4,000-subcatchment and 300-subcatchment batches in turn (the long-running web process):
+    each small batch's held Tc (the oldest in the cache) and new ones come back, none trimmed
+    away between computing and reading, and each large batch after a small one too."""
     big = np.linspace(0.8, 1.6, 4_000)
-    subcatchment_hydrographs([1.0] * len(big), [75.0] * len(big), big, storm, 0.1)
-    small = np.concatenate([big[:150], np.linspace(1.61, 1.9, 150)])
-    runs = subcatchment_hydrographs([1.0] * len(small), [75.0] * len(small), small, storm, 0.1)
-    for i in (0, 149, 150, 299):
-        _same_run(runs[i], subcatchment_hydrograph(1.0, 75.0, float(small[i]), storm, 0.1))
+    for turn in range(3):
+        large = big + turn * 1e-6
+        runs = subcatchment_hydrographs([1.0] * 4_000, [75.0] * 4_000, large, SHORT_STORM, 0.1)
+        _alike(runs, large, (0, 2_000, 3_999))
+        fresh = np.linspace(1.61, 1.9, 150) + turn * 1e-6
+        small = np.concatenate([large[:150], fresh])
+        runs = subcatchment_hydrographs([1.0] * 300, [75.0] * 300, small, SHORT_STORM, 0.1)
+        _alike(runs, small, (0, 149, 150, 299))

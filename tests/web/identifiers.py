@@ -35,10 +35,11 @@ def vocabulary() -> frozenset[str]:
 
     from outfall.compliance import lifecycle
     from outfall.compliance.lifecycle import discharge_permit, enforcement, idde, spill
-    from outfall.law import s267_07_discharges, s267_19_standards
+    from outfall.law import ms4_load_reduction, s267_07_discharges, s267_19_standards
     from outfall.web.apps.assets import clocks as asset_clocks
     from outfall.web.apps.enforcement import clocks as enforcement_clocks
     from outfall.web.apps.idde import clocks as idde_clocks
+    from outfall.web.apps.ms4 import catchments as ms4_catchments
     from outfall.web.apps.permits import clocks as permit_clocks
 
     found: set[str] = set()
@@ -53,6 +54,8 @@ def vocabulary() -> frozenset[str]:
     for clocks in (permit_clocks, enforcement_clocks, idde_clocks, asset_clocks):
         found |= _multi_word(clocks.CLOCK_KINDS)
     found |= _multi_word(s267_19_standards.CLASSIFICATIONS)
+    found |= _multi_word(ms4_load_reduction.STANDING_LABELS)
+    found |= _multi_word(ms4_catchments.STATUS_LABELS)
     found |= _multi_word(s267_19_standards.STANDARD_IDS)
     kinds = s267_07_discharges.list_discharge_kinds(as_of=dt.date(2026, 6, 1), town="norfolk")
     for kind in kinds.outcome:

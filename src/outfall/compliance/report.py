@@ -20,6 +20,7 @@ import numpy as np
 import yaml
 
 from outfall import __version__
+from outfall.compliance.provenance import flag_note
 from outfall.compliance.review import NodeResult, SiteReview, StandardResult
 from outfall.eng.hydrograph import Hydrograph
 from outfall.kernel.legal_style import legal_date, legal_dates_in
@@ -328,10 +329,11 @@ def _list(items: Iterable[str], cls: str = "") -> str:
 def _flag_items(flags: Iterable[str]) -> str:
     items = []
     for flag in flags:
-        if _is_unverified(flag):
-            items.append(f'<li class="unverified">{_unverified_tag()} {_e(flag)}</li>')
+        note = flag_note(flag)
+        if note.unverified or (not note.status and _is_unverified(flag)):
+            items.append(f'<li class="unverified">{_unverified_tag()} {_e(note.text)}</li>')
         else:
-            items.append(f"<li>{_e(flag)}</li>")
+            items.append(f"<li>{_e(note.text)}</li>")
     return f'<ul class="flags">{"".join(items)}</ul>' if items else ""
 
 
@@ -1543,6 +1545,19 @@ def _flags_and_assumptions(review: SiteReview) -> str:
         )
     else:
         out.append("<p>No figure behind this review is flagged as unverified.</p>")
+    confirmed = review.confirmed_data
+    out.append(f"<h3>Figures confirmed by a reviewer ({len(confirmed)})</h3>")
+    out.append(
+        _list(
+            _e(
+                f"{c['what']}: {_num(c['value'])} {c['unit']} (the table held "
+                f"{_num(c['table_value'])} {c['unit']}), from {c['layer']}, checked against "
+                f"{c['source']} ({c['citation']})."
+            )
+            for c in confirmed
+        )
+        or "<p>None.</p>"
+    )
     out.append(f"<h3>Other data notes ({len(other)})</h3>")
     out.append(_flag_items(other) or "<p>None.</p>")
     out.append(f'<h3 id="assumptions">Assumptions ({len(review.assumptions)})</h3>')

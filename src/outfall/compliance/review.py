@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from outfall.compliance.provenance import ConfirmedData, confirmed_data
 from outfall.compliance.sitefile import Bmp, Condition, Pond, SiteFile, SiteFileError
 from outfall.eng import outlets as eo
 from outfall.eng import quality, recharge, tss_credits, wq_tables
@@ -174,6 +175,7 @@ class _Context:
     options: ReviewOptions
     assumptions: list[str]
     flags: list[str]
+    confirmed: ConfirmedData
 
 
 @dataclass
@@ -191,6 +193,8 @@ class SiteReview:
     nodes: list[NodeResult]
     assumptions: list[str]
     flags: list[str]
+    confirmed_data: list[dict[str, Any]] = field(default_factory=list)
+    """The table figures a reviewer confirmed that this review used, each naming its layer."""
 
     @property
     def verdict(self) -> str:
@@ -246,6 +250,7 @@ class SiteReview:
                 "nodes": [n.as_dict() for n in self.nodes],
                 "assumptions": self.assumptions,
                 "flags": self.flags,
+                "confirmed_data": self.confirmed_data,
                 "law": {
                     "permit": self.permit.as_dict(),
                     "classification": self.classification.as_dict(),
@@ -355,10 +360,20 @@ def review_site(
         storms.append(StormRun(years, depth, source, points))
     _pond_flags(nodes, flags)
 
+    confirmed = confirmed_data(params)
     ctx = _Context(
-        site, storms, nodes, prepared["post"].ponds, storm_years, options, assumptions, flags
+        site,
+        storms,
+        nodes,
+        prepared["post"].ponds,
+        storm_years,
+        options,
+        assumptions,
+        flags,
+        confirmed,
     )
     results = [_evaluate(std, ctx) for std in law_standards]
+    kept, used = confirmed.taken_out(_unique(flags))
     return SiteReview(
         site,
         params,
@@ -370,7 +385,8 @@ def review_site(
         storms,
         nodes,
         _unique(assumptions),
-        _unique(flags),
+        kept,
+        used,
     )
 
 
@@ -1010,7 +1026,8 @@ def _check_recharge(result: StandardResult, std: Standard, ctx: _Context) -> Non
         return
     try:
         required = recharge.required_recharge_volume(
-            {h: a * SQFT_PER_ACRE for h, a in spec.impervious_by_hsg.items()}
+            {h: a * SQFT_PER_ACRE for h, a in spec.impervious_by_hsg.items()},
+            target_depths=ctx.confirmed.target_depths,
         )
     except InputError as exc:
         raise _relabel(exc, "recharge") from None
@@ -1237,6 +1254,7 @@ def _check_pretreatment(result: StandardResult, std: Standard, ctx: _Context) ->
                 [*practices, tss_credits.TssStage(b.type, infiltrates=True)],
                 pretreatment_target_pct=target,
                 compare_at_whole_percent=options.pretreatment_whole_percent,
+                credits=ctx.confirmed.tss_credits,
             )
         except InputError as exc:
             raise _relabel(exc, f"{b.path}.pretreatment") from None

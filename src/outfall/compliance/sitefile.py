@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextvars
 import dataclasses
 import datetime as dt
-import difflib
 import json
 import math
 from dataclasses import dataclass, field
@@ -513,6 +512,8 @@ def _refuse_unknown_keys(value: Any) -> None:
         for key in dict.keys(value):
             if key not in value.asked and not value.unfinished:
                 path = f"{value.path}.{key}" if value.path else str(key)
+                import difflib  # only a file with an unknown key needs it
+
                 near = difflib.get_close_matches(str(key), [str(k) for k in value.asked], n=1)
                 hint = f"; did you mean {near[0]!r}?" if near else ""
                 _note(

@@ -27,18 +27,17 @@ Composition rules:
 
 from __future__ import annotations
 
-import csv
 import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib.resources import files
 from typing import Literal, Protocol
 
 import numpy as np
 
 from outfall.eng.storage import StageStorage, inverse_interp
+from outfall.eng.tables import read_rows
 from outfall.kernel.errors import InputError
 from outfall.kernel.units import CFS_PER_IN_HR_SF
 
@@ -50,8 +49,6 @@ BROAD_CRESTED_CRITICAL_DEPTH_COEFFICIENT = (2.0 / 3.0) ** 1.5 * math.sqrt(G_FT_S
 
 FRANCIS_SHARP_CRESTED_COEFFICIENT = 3.33
 """The textbook Francis coefficient for a sharp-crested rectangular weir (ft^½/s)."""
-
-_QUADRATURE_NODES, _QUADRATURE_WEIGHTS = np.polynomial.legendre.leggauss(48)
 
 
 class Device(Protocol):
@@ -72,14 +69,36 @@ def _stages(stage_ft: float | np.ndarray) -> np.ndarray:
     return np.asarray(stage_ft, dtype=float)
 
 
+def side_orifice_cfs(
+    stage_ft: float | np.ndarray, invert_ft: float, height_ft: float, area_sf: float, c: float
+) -> np.ndarray:
+    """A side orifice (opening height D, area A, invert z) with free outfall, as EPA SWMM 5 rates it.
+
+    Orifice flow once the crown is under water, with the head taken to the centroid:
+        Q = C A √(2g (HW − z − D/2))                          for HW ≥ z + D,
+    and below the crown weir flow in the submerged fraction f = (HW − z)/D of the opening,
+        Q = C A √(2g D/2) · f^1.5                             for z < HW < z + D,
+    whose coefficient C A √(2g D/2) is the orifice equation's value at the crown, so the two
+    meet there without a step (Rossman, Storm Water Management Model Reference Manual Vol. II –
+    Hydraulics, EPA/600/R-17/111, 2017, on orifices: a side orifice whose crown is dry acts as
+    a weir, its critical head D/2). Q = 0 at or below the invert. The slope steps down at the
+    crown (1.5 Q/D below, Q/D above) but the flow itself is continuous.
+    """
+    stage = _stages(stage_ft)
+    head = stage - invert_ft
+    fraction = np.clip(head / height_ft, 0.0, 1.0)
+    crown_cfs = c * area_sf * SQRT_2G * math.sqrt(height_ft / 2.0)
+    weir = crown_cfs * fraction**1.5
+    orifice = c * area_sf * SQRT_2G * np.sqrt(np.maximum(head - height_ft / 2.0, 0.0))
+    return np.where(head >= height_ft, orifice, weir)
+
+
 @dataclass(frozen=True)
 class CircularOrifice:
-    """A circular orifice whose invert is at `invert_ft`.
+    """A circular side orifice of diameter D whose invert is at `invert_ft`.
 
-    Each horizontal strip of the opening passes C·w·dy·√(2g·(HW − y)). Below the crown this is the
-    weir flow of the wetted part of the opening (so the device starts as a weir and needs no
-    switch); above the crown it is the full orifice, which tends to Q = C A √(2g (HW − centroid))
-    as the head grows (within 0.5 % once the head over the centroid exceeds one diameter).
+    Rated by `side_orifice_cfs` with A = π D²/4: weir flow below the crown,
+    Q = C A √(g D) (h/D)^1.5, orifice flow above, Q = C A √(2g (HW − centroid)).
     """
 
     invert_ft: float
@@ -95,21 +114,18 @@ class CircularOrifice:
 
     def discharge_cfs(self, stage_ft: float | np.ndarray) -> np.ndarray:
         d = self.diameter_ft
-        head = np.maximum(_stages(stage_ft) - self.invert_ft, 0.0)
-        theta_top = np.arccos(np.clip(1.0 - 2.0 * np.minimum(head, d) / d, -1.0, 1.0))
-        theta = theta_top[..., None] * (_QUADRATURE_NODES + 1.0) / 2.0
-        y = d / 2.0 * (1.0 - np.cos(theta))
-        strip = d * d / 2.0 * np.sin(theta) ** 2 * np.sqrt(np.maximum(head[..., None] - y, 0.0))
-        integral = (strip * _QUADRATURE_WEIGHTS).sum(axis=-1) * theta_top / 2.0
-        return self.coefficient * SQRT_2G * integral
+        return side_orifice_cfs(
+            stage_ft, self.invert_ft, d, math.pi * d * d / 4.0, self.coefficient
+        )
 
 
 @dataclass(frozen=True)
 class RectangularOrifice:
-    """A rectangular orifice (width × height) with its sill at `invert_ft`.
+    """A rectangular side orifice (width × height) with its sill at `invert_ft`.
 
-    Strip-integrated like `CircularOrifice`: Q = C (2/3) √(2g) w (H1^1.5 − H2^1.5), H1 the head on
-    the sill and H2 the head on the soffit (0 while the soffit is dry, i.e. weir flow).
+    Rated by `side_orifice_cfs` with A = w·h, as `CircularOrifice` is: below the soffit
+    Q = C w h √(g h) (H/h)^1.5 = C √g w H^1.5 (H the head on the sill), above it
+    Q = C w h √(2g (HW − centroid)).
     """
 
     invert_ft: float
@@ -126,10 +142,8 @@ class RectangularOrifice:
         return (self.invert_ft, self.invert_ft + self.height_ft)
 
     def discharge_cfs(self, stage_ft: float | np.ndarray) -> np.ndarray:
-        stage = _stages(stage_ft)
-        h1 = np.maximum(stage - self.invert_ft, 0.0)
-        h2 = np.maximum(stage - self.invert_ft - self.height_ft, 0.0)
-        return self.coefficient * 2.0 / 3.0 * SQRT_2G * self.width_ft * (h1**1.5 - h2**1.5)
+        area = self.width_ft * self.height_ft
+        return side_orifice_cfs(stage_ft, self.invert_ft, self.height_ft, area, self.coefficient)
 
 
 @dataclass(frozen=True)
@@ -264,9 +278,7 @@ def _circle_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 @lru_cache(maxsize=1)
 def hds5_inlet_coefficients() -> dict[str, dict[str, str]]:
     """HDS-5 inlet-control coefficients for circular barrels, keyed by entrance (rows sourced)."""
-    path = files("outfall.eng").joinpath("data").joinpath("hds5_inlet_control_circular.csv")
-    with path.open(encoding="utf-8", newline="") as handle:
-        return {row["entrance"]: row for row in csv.DictReader(handle)}
+    return {row["entrance"]: row for row in read_rows("hds5_inlet_control_circular.csv")}
 
 
 @dataclass(frozen=True)

@@ -674,3 +674,44 @@ def site_removal(
         flags=tuple(dict.fromkeys(flags)),
         sources=tuple(dict.fromkeys(sources)),
     )
+
+
+@dataclass(frozen=True)
+class LoadReduction(ResultRecord):
+    """Annual load removed by one BMP from the impervious area it treats:
+    removed = E(land use) × IA(acres) × R / 100 (lb/yr; None without an export rate)."""
+
+    pollutant: str
+    land_use: str
+    land_use_name: str
+    impervious_acres: float
+    export_rate_lb_ac_yr: float | None
+    load_lb_yr: float | None
+    percent_removal: float
+    removed_lb_yr: float | None
+    flags: tuple[str, ...]
+    sources: tuple[str, ...]
+
+
+def load_reduction(
+    pollutant: str, land_use: str, impervious_acres: float, percent_removal: float
+) -> LoadReduction:
+    """The annual load (lb/yr) a BMP removing `percent_removal` % of `pollutant` takes from
+    `impervious_acres` of `land_use` (method_notes.md § 1); the export rate is the table's."""
+    if not 0.0 <= percent_removal <= 100.0:
+        raise InputError("percent_removal", percent_removal, "must be 0 to 100 (%)")
+    load = impervious_load(pollutant, {land_use: impervious_acres})
+    row = load.by_land_use[0]
+    removed = None if row.load_lb_yr is None else row.load_lb_yr * percent_removal / 100.0
+    return LoadReduction(
+        pollutant=load.pollutant,
+        land_use=land_use,
+        land_use_name=impervious_export_rates()[land_use].land_use,
+        impervious_acres=row.impervious_acres,
+        export_rate_lb_ac_yr=row.export_rate_lb_ac_yr,
+        load_lb_yr=row.load_lb_yr,
+        percent_removal=percent_removal,
+        removed_lb_yr=removed,
+        flags=load.flags,
+        sources=load.sources,
+    )

@@ -87,8 +87,14 @@ class RequiredRecharge(ResultRecord):
     sources: tuple[str, ...]
 
 
-def required_recharge_volume(impervious_area_sf_by_hsg: Mapping[str, float]) -> RequiredRecharge:
-    """Required recharge volume Rv (ft³) from post-development impervious area (ft²) by HSG."""
+def required_recharge_volume(
+    impervious_area_sf_by_hsg: Mapping[str, float],
+    *,
+    target_depths: Mapping[str, RechargeRow] | None = None,
+) -> RequiredRecharge:
+    """Required recharge volume Rv (ft³) from post-development impervious area (ft²) by HSG;
+    `target_depths` lays the caller's F rows over the table's (one confirmed against its source)."""
+    depths = {**recharge_target_depths(), **(target_depths or {})}
     if not impervious_area_sf_by_hsg:
         raise InputError(
             "impervious_area_sf_by_hsg", {}, "at least one soil group with impervious area"
@@ -100,7 +106,7 @@ def required_recharge_volume(impervious_area_sf_by_hsg: Mapping[str, float]) -> 
             raise InputError(
                 "impervious_area_sf", area, f"HSG {key} impervious area must be zero or more (ft²)"
             )
-        row = recharge_target_depths()[key]
+        row = depths[key]
         parts.append(
             HsgRecharge(key, float(area), row.number, row.number / IN_PER_FT * area, row.confidence)
         )

@@ -19,7 +19,7 @@ Glossary (code name -> worksheet column / handbook term):
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -107,9 +107,10 @@ def tss_bmp_keys() -> tuple[str, ...]:
     return tuple(tss_credits())
 
 
-def tss_credit(bmp_key: str) -> TssCredit:
-    """The MassDEP credit row of a BMP key (InputError listing the keys if unknown)."""
-    table = tss_credits()
+def tss_credit(bmp_key: str, table: Mapping[str, TssCredit] | None = None) -> TssCredit:
+    """The MassDEP credit row of a BMP key (InputError listing the keys if unknown), from `table`
+    (the caller's rows laid over the file's, e.g. a credit confirmed against the Handbook)."""
+    table = {**tss_credits(), **(table or {})}
     if bmp_key not in table:
         raise InputError("bmp", bmp_key, f"unknown MassDEP BMP; valid keys: {', '.join(table)}")
     return table[bmp_key]
@@ -149,8 +150,11 @@ def tss_train_removal(
     pretreatment_target_pct: float | None = None,
     train_target_pct: float | None = None,
     compare_at_whole_percent: bool = False,
+    credits: Mapping[str, TssCredit] | None = None,
 ) -> TssTrainRemoval:
     """Run the MassDEP TSS worksheet on `stages` (upstream first).
+
+    `credits` lays the caller's rows over the table's (a credit confirmed against its source).
 
     Targets default to massdep_tss_targets.csv (44 % pretreatment, 80 % train). By default the
     removal is compared unrounded (43.75 % fails 44 %); `compare_at_whole_percent` rounds half
@@ -178,7 +182,7 @@ def tss_train_removal(
     load = 1.0
     for given in stages:
         stage = TssStage(given) if isinstance(given, str) else given
-        row = tss_credit(stage.bmp)
+        row = tss_credit(stage.bmp, credits)
         credit, basis = _stage_credit(stage, row)
         infiltrates = row.is_infiltration if stage.infiltrates is None else stage.infiltrates
         if stage.infiltrates is None and "infiltration if unlined" in row.role:

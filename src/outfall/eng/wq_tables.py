@@ -15,12 +15,10 @@ Every row keeps `source` and its flag so a report can say how far each figure is
 
 from __future__ import annotations
 
-import csv
 from dataclasses import asdict, dataclass
 from functools import lru_cache
-from importlib.resources import files
 
-_DATA = files("outfall.eng").joinpath("data")
+from outfall.eng.tables import read_rows
 
 PERFORMANCE_CURVES_FILE = "bmp_performance_curves.csv"
 POROUS_PAVEMENT_FILE = "porous_pavement_filter_course.csv"
@@ -32,8 +30,7 @@ RECHARGE_FILE = "massdep_recharge_and_infiltration.csv"
 
 
 def _rows(name: str) -> list[dict[str, str]]:
-    with _DATA.joinpath(name).open(encoding="utf-8", newline="") as handle:
-        return list(csv.DictReader(handle))
+    return list(read_rows(name))
 
 
 def _float_or_none(text: str) -> float | None:

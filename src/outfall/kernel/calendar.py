@@ -15,6 +15,7 @@ moves to the business day before.
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 from dataclasses import dataclass
 from enum import StrEnum
@@ -142,3 +143,12 @@ def days_after(start: dt.date, days: int, direction: Direction = Direction.LATER
 def days_before(event: dt.date, days: int) -> Deadline:
     """The last day to give notice "at least `days` days before" `event`; moves earlier."""
     return deadline(event - dt.timedelta(days=days), Direction.EARLIER)
+
+
+def months_later(day: dt.date, months: int) -> dt.date:
+    """The same day `months` calendar months later, or the month's last day when it is shorter."""
+    index = day.month - 1 + months
+    year, month = day.year + index // 12, index % 12 + 1
+    return day.replace(
+        year=year, month=month, day=min(day.day, calendar.monthrange(year, month)[1])
+    )

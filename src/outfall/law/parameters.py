@@ -114,6 +114,12 @@ class ParamValue:
         }
 
 
+DATA_PREFIX = "data."
+"""The names of confirmed data values (`data.<table row>`): figures of the engineering tables a
+reviewer checked against their source. The parameter files hold none of them; an override of
+one adds it to the set."""
+
+
 @dataclass(frozen=True)
 class ParameterOverride:
     """A dated, cited value the town adopted or confirmed after its parameter files were written.
@@ -243,10 +249,19 @@ class ParameterSet:
         parameters = dict(self.parameters)
         for o in overrides:
             where = f"override of {o.name} effective {o.effective.isoformat()}"
-            if o.name not in parameters:
-                raise ParameterFileError(f"{where}: {self.slug} has no parameter named {o.name!r}")
             if not o.citation.strip():
                 raise ParameterFileError(f"{where}: an override needs a citation")
+            if o.name not in parameters and o.name.startswith(DATA_PREFIX):
+                parameters[o.name] = Parameter(
+                    name=o.name,
+                    description="a figure of the engineering tables confirmed against its source",
+                    unit=None,
+                    values=(o.as_value(),),
+                    source_file="",
+                )
+                continue
+            if o.name not in parameters:
+                raise ParameterFileError(f"{where}: {self.slug} has no parameter named {o.name!r}")
             current = parameters[o.name]
             latest = current.values[-1].value
             if not _same_kind(latest, o.value):

@@ -348,6 +348,26 @@ def test_the_public_lists_filter_by_town_and_name_an_unknown_one(
     assert response.status_code == 422 and problem(response, "town")["value"] == "atlantis"
 
 
+def test_a_regulation_hearing_is_listed_with_its_advertisement_and_notice(
+    as_who, norfolk, exampleton, people
+):
+    """§ 267-17B: the Board's hearing on its rules and regulations, once noticed, for anyone."""
+    from django.utils import timezone
+
+    from tests.web.regulations.conftest import Walk
+
+    today = timezone.localdate()
+    reg = Walk(norfolk, people["clerk"]).advertised(
+        hearing=today + dt.timedelta(days=30), advertised=today
+    )
+    client = as_who("anonymous")
+    [row] = client.get("/api/public/regulation-hearings").json()
+    assert (row["number"], row["town"], row["newspaper"]) == (reg.number, "norfolk", "The Gazette")
+    assert row["advertised_on"] == today.isoformat()
+    assert client.get(row["notice_url"]).status_code == 200
+    assert client.get("/api/public/regulation-hearings", {"town": "exampleton"}).json() == []
+
+
 @override_settings(OUTFALL_PUBLIC_API_RATE="3/m")
 def test_the_public_lists_are_rate_limited(as_who, public_records):
     client = as_who("anonymous")
@@ -370,6 +390,7 @@ EVERY_PATH = {
     "/api/deadlines": {"get"},
     "/api/public/hearings": {"get"},
     "/api/public/decisions": {"get"},
+    "/api/public/regulation-hearings": {"get"},
     "/api/tokens": {"get", "post"},
     "/api/dpw/assets": {"get"},
     "/api/dpw/assets/export": {"get"},

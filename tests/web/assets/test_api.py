@@ -98,3 +98,17 @@ def test_the_rules_carry_their_sources_and_whether_the_town_confirmed_them(as_wh
 def test_the_openapi_document_lists_the_storm_drain_endpoints(client):
     paths = client.get("/api/openapi.json").json()["paths"]
     assert "/api/dpw/assets/export" in paths and "/api/dpw/assets/import" in paths
+
+
+def test_a_pipe_is_listed_and_exported_with_its_line(as_who, norfolk):
+    line = [[-71.3255, 42.1195], [-71.326, 42.119]]
+    Asset.objects.create(
+        town=norfolk, kind="pipe", asset_id="P-1", latitude=42.1195, longitude=-71.3255, line=line
+    )
+    client = as_who("dpw_staff")
+
+    listed = client.get("/api/dpw/assets", {"kind": "pipe"}).json()["items"][0]
+    exported = client.get("/api/dpw/assets/export").json()["features"][0]
+
+    assert listed["line"] == line
+    assert exported["geometry"] == {"type": "LineString", "coordinates": line}

@@ -28,6 +28,7 @@ FIELDS = (
     "notes",
     "active",
     "properties",
+    "line",
 )
 
 
@@ -77,7 +78,8 @@ def test_an_export_imported_into_another_town_gives_the_same_structures(
 
     assert snapshot(exampleton) == snapshot(norfolk)
     pipe = Asset.objects.get(town=exampleton, asset_id="P-100")
-    assert pipe.properties["geometry"]["type"] == "LineString"
+    assert pipe.line == [[-71.3255, 42.1195], [-71.326, 42.119]]
+    assert "geometry" not in pipe.properties
     assert (pipe.longitude, pipe.latitude) == (-71.3255, 42.1195)
     again = feature_collection(Asset.objects.filter(town=exampleton))
     assert again["features"] == json.loads(exported)["features"]
@@ -164,3 +166,107 @@ def test_a_condition_change_by_hand_is_its_own_event_in_the_history(people, outf
         )
     )
     assert actions == ["asset.condition", "asset.update"]
+
+
+def test_a_property_left_out_or_null_keeps_the_stored_value_and_an_empty_text_clears_it(
+    people, outfall
+):
+    asset_import_geojson(
+        outfall.town,
+        collection(point("OF-001", lon=-71.326, lat=42.119, catchment=None, name="")),
+        actor=people["dpw_staff"],
+    )
+
+    outfall.refresh_from_db()
+    assert outfall.receiving_water == "Mill Brook"  # left out
+    assert outfall.catchment == "MB-1"  # null
+    assert outfall.condition == "good"
+    assert outfall.size_in == 18
+    assert outfall.name == ""  # cleared by ""
+
+
+def test_a_shapefile_cut_name_stands_for_the_one_property_it_begins(people, outfall):
+    asset_import_geojson(
+        outfall.town,
+        collection(point("OF-001", lon=-71.326, lat=42.119, receiving_="Stop River")),
+        actor=people["dpw_staff"],
+    )
+
+    outfall.refresh_from_db()
+    assert outfall.receiving_water == "Stop River"
+    assert outfall.properties == {}
+
+
+def test_gdal_feature_numbers_are_not_stored_and_an_unchanged_structure_is_unchanged(
+    people, outfall
+):
+    same = point("OF-001", lon=-71.326, lat=42.119, id="OF-001", fid=7, ogc_fid=7)
+    same["id"] = 7
+
+    counts = asset_import_geojson(outfall.town, collection(same), actor=people["dpw_staff"])
+
+    assert (counts["updated"], counts["unchanged"]) == (0, 1)
+    outfall.refresh_from_db()
+    assert outfall.properties == {}
+
+
+@pytest.mark.parametrize(
+    ("crs", "named"),
+    [
+        ("urn:ogc:def:crs:EPSG::2249", "EPSG:2249 (NAD83 / Massachusetts Mainland, in US survey"),
+        ("EPSG:3857", "EPSG:3857 (WGS 84 / Pseudo-Mercator"),
+        ("urn:ogc:def:crs:EPSG::99999", 'EPSG:99999 (its "crs" member'),
+    ],
+)
+def test_a_file_in_another_coordinate_system_is_refused_naming_it(people, norfolk, crs, named):
+    data = {
+        "type": "FeatureCollection",
+        "crs": {"type": "name", "properties": {"name": crs}},
+        "features": [point("OF-9")],
+    }
+
+    with pytest.raises(ImportRefused) as refused:
+        asset_import_geojson(norfolk, json.dumps(data).encode(), actor=people["dpw_staff"])
+
+    assert named in refused.value.errors[0]
+
+
+@pytest.mark.parametrize("crs", ["urn:ogc:def:crs:OGC:1.3:CRS84", "EPSG:4326"])
+def test_a_file_that_names_wgs84_is_read(people, norfolk, crs):
+    data = {
+        "type": "FeatureCollection",
+        "crs": {"type": "name", "properties": {"name": crs}},
+        "features": [point("OF-9")],
+    }
+
+    counts = asset_import_geojson(norfolk, json.dumps(data).encode(), actor=people["dpw_staff"])
+
+    assert counts["created"] == 1
+
+
+def test_a_point_far_from_the_town_is_refused_naming_the_feature_and_where_it_falls(
+    people, norfolk
+):
+    with pytest.raises(ImportRefused) as refused:
+        asset_import_geojson(
+            norfolk, collection(point("OF-9", lon=-72.5, lat=42.12)), actor=people["dpw_staff"]
+        )
+
+    message = refused.value.errors[0]
+    assert "Feature 0 (OF-9)" in message and "longitude -72.5" in message
+    assert "swapped" not in message
+
+
+def test_a_pipe_line_is_exported_as_a_line(norfolk):
+    pipe = Asset.objects.create(
+        town=norfolk,
+        kind="pipe",
+        asset_id="P-1",
+        latitude=42.1,
+        longitude=-71.3,
+        line=[[-71.3, 42.1], [-71.31, 42.11], [-71.32, 42.1]],
+    )
+
+    feature = feature_collection([pipe])["features"][0]
+
+    assert feature["geometry"] == {"type": "LineString", "coordinates": pipe.line}

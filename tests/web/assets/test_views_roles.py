@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from outfall.web.apps.assets.models import (
     Asset,
+    Catchment,
     CatchmentInvestigation,
     SampleResult,
     ScreeningRound,
@@ -31,6 +32,7 @@ PAGES = {
     "new": (None, DPW),
     "detail": ("outfall", DPW),
     "edit": ("outfall", DPW),
+    "catchment_area": ("outfall", DPW),
     "map": (None, DPW),
     "map_assets": (None, DPW),
     "export": (None, DPW),
@@ -126,6 +128,11 @@ POSTS = {
             "active": "on",
         },
         lambda fx: Asset.objects.get(asset_id="OF-001").condition == "poor",
+    ),
+    "catchment_area": (
+        "outfall",
+        lambda fx: {"name": "Mill Brook catchment", "excluded_reason": "Woodland only"},
+        lambda fx: Catchment.objects.filter(name="Mill Brook catchment").exists(),
     ),
     "import": (
         None,

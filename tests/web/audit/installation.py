@@ -8,10 +8,14 @@ import io
 import json
 from pathlib import Path
 
-from django.conf import settings
 from django.core.management import call_command
 
-from outfall.web.apps.audit.backups import backed_up_models, media_files, serialize_rows, sha256_of
+from outfall.web.apps.audit.backups import (
+    backed_up_models,
+    serialize_rows,
+    sha256_of_stored,
+    stored_names,
+)
 from tests.web.audit.owner import checks_deferred, checks_done
 
 
@@ -26,8 +30,8 @@ def table_contents() -> dict[str, list]:
 
 
 def file_digests() -> dict[str, str]:
-    root = Path(settings.MEDIA_ROOT)
-    return {p.relative_to(root).as_posix(): sha256_of(p) for p in media_files(root)}
+    """Every stored file's SHA-256, by name, read through the storage API (disk or bucket)."""
+    return {name: sha256_of_stored(name) for name in stored_names()}
 
 
 def emptied(test_settings, new_media_root: Path) -> None:

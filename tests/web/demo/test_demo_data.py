@@ -83,6 +83,7 @@ from tests.web.audit.installation import (
     table_contents,
 )
 from tests.web.audit.owner import checks_done
+from tests.web.identifiers import raw_identifiers_in
 
 PASSWORD = "demo-test-password"
 # Norfolk, Massachusetts lies within these bounds (town boundary, rounded outwards).
@@ -201,6 +202,23 @@ def test_every_case_keeps_snapshots_of_the_law_and_of_its_site_review(demo):
         assert run is not None, a.number
         assert run.upload.original_name.endswith(".yaml")
         assert run.result and run.verdict
+
+
+def test_only_the_case_filed_with_the_wrong_site_file_shows_a_mismatch(demo):
+    """Each case's site file is its own project (name, disturbed area, facts: § 267-19B); one
+    case, the incomplete barn, was filed with the Maple Street example on purpose and says so."""
+    differing = {}
+    for a in _cases():
+        run = a.site_reviews.order_by("-pk").first()
+        outcome = run.application_match["outcome"]
+        assert outcome in ("agrees", "differs"), (a.number, outcome)
+        if outcome == "differs":
+            differing[a.title] = run
+    [(title, run)] = differing.items()
+    assert title.startswith("Specimen Hill Road barn")
+    assert "site file by mistake" in run.application.description
+    fields = [d["field"] for d in run.application_match["details"]["differences"]]
+    assert "disturbance_acres" in fields and "name" in fields
 
 
 def test_the_incomplete_case_carries_its_incompleteness_notice_as_a_real_pdf(demo):
@@ -367,7 +385,7 @@ def test_every_role_has_a_login_with_the_demo_password_and_the_logins_are_printe
 
 def test_the_summary_lists_each_case_with_its_state(demo):
     for a in _cases():
-        assert a.number in demo and a.state in demo
+        assert a.number in demo and a.state_label in demo
 
 
 # ---------------------------------------------------------------- Article I
@@ -522,7 +540,8 @@ def test_the_summary_lists_every_article_i_record_and_a_status_page_that_opens(d
         ):
             assert number in demo, number
     for case in EnforcementCase.objects.all():
-        assert f"{case.number}  " in demo and case.state in demo
+        assert f"{case.number}  " in demo and case.state_label in demo
+    assert not raw_identifiers_in(demo), "the summary is read by people: labels only"
     link = next(line for line in demo.splitlines() if "Public status page" in line)
     path = "/report/" + link.split("/report/", 1)[1].strip()
     page = client.get(path)
@@ -721,6 +740,5 @@ def test_the_demos_ms4_annual_report_counts_the_records_each_figure_links_to(dem
             whole = span and not figure.measure.inventory
             ids = figure.cumulative_ids if whole else figure.ids
             assert sorted(r.pk for r in page.context["page"].object_list) == ids[:50]
-            if not figure.measure.total:
-                expected = figure.cumulative if whole else figure.count
-                assert page.context["page"].paginator.count == expected, figure.measure.key
+            expected = figure.cumulative if whole else figure.count
+            assert page.context["page"].paginator.count == expected, figure.measure.key

@@ -124,3 +124,13 @@ def test_the_results_come_in_pages(client, people, make_application, monkeypatch
 
 def test_a_stranger_must_log_in(client):
     assert client.get("/search/", {"q": "brook"}).status_code == 302
+
+
+def test_the_header_offers_one_search_which_leads_to_the_permit_finder(client, people):
+    """One entry for search in the header; the permit finder's filters are reached from it."""
+    client.force_login(people["clerk"])
+    page = client.get("/search/").content.decode()
+    nav = page.split('aria-label="Main"', 1)[1].split("</nav>", 1)[0]
+    assert ">Search</a>" in nav and ">Find</a>" not in nav
+    assert 'href="/permits/search/"' not in nav
+    assert 'href="/permits/search/">permit application finder</a>' in page

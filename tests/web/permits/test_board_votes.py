@@ -292,6 +292,32 @@ def test_a_decision_put_again_before_any_vote_replaces_it_and_after_a_vote_stand
     assert "members have voted" in err.value.why
 
 
+def test_a_motion_the_board_voted_down_may_be_put_again_and_the_audit_keeps_the_failed_vote(
+    closed, people, clock
+):
+    """§ 267-18F: a failed motion leaves the Board to act; the clerk puts a decision again (here
+    with a fourth condition), the audit row keeping the failed motion and each member's vote."""
+    put_to_the_board(closed, people, clock)
+    one, two, three = board_of_three(people)
+    vote(closed, one, "yes")
+    vote(closed, two, "no")
+    vote(closed, three, "no")
+    more = [*CONDITIONS, ("perpetual", "Annual report of the basin's inspection.")]
+    again = put_to_the_board(closed, people, clock, conditions=more)
+    assert again.conditions.count() == 4 and not again.votes.exists()
+    event = AuditEvent.objects.filter(action="decision.put_again").get()
+    assert (
+        "again, the motion of 2026-04-07 (approved with conditions) having failed (1 yes, 2 no)"
+        in (event.summary)
+    )
+    failed = event.changes["failed_motion"]
+    assert failed["tally"]["nays"] == 2 and len(failed["votes"]) == 3
+    all_vote(closed, people, "yes")
+    services.decision_issue(closed, issued_on=VOTED, actor=people["clerk"])
+    closed.refresh_from_db()
+    assert closed.state == "approved_with_conditions"
+
+
 def test_surety_required_needs_its_amount(closed, people, clock):
     with pytest.raises(InputError) as err:
         put_to_the_board(closed, people, clock, surety_amount=None)
@@ -344,6 +370,13 @@ def test_construction_waits_for_the_surety_and_the_conditions_before_constructio
     texts = [r.text for r in err.value.reasons]
     assert any("surety the Board required" in t for t in texts)
     assert any("condition 1, to be met before construction" in t for t in texts)
+
+
+def test_the_surety_form_opens_on_the_amount_the_decision_required(client, people, permitted):
+    """§ 267-21: the clerk records the surety the Board required; its amount is already there."""
+    client.force_login(people["clerk"])
+    page = client.get(f"/permits/{permitted.pk}/construction/surety/").content.decode()
+    assert 'name="amount" value="60000.00"' in page
 
 
 def test_a_surety_below_the_amount_the_board_required_is_refused(permitted, people, clock):

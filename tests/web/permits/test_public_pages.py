@@ -127,3 +127,32 @@ def test_the_rate_limit_counts_each_address_apart(client, norfolk):
         client.get("/permits/public/", REMOTE_ADDR="192.0.2.1")
     assert client.get("/permits/public/", REMOTE_ADDR="192.0.2.1").status_code == 429
     assert client.get("/permits/public/", REMOTE_ADDR="192.0.2.2").status_code == 200
+
+
+def test_a_regulation_hearing_is_noticed_with_its_advertisement_and_its_notice_pdf(
+    client, norfolk, people
+):
+    """§ 267-17B: a hearing on the Board's rules and regulations is listed with the permit
+    hearings, with the newspaper advertisement and its legal notice, for anyone."""
+    from django.utils import timezone
+
+    from tests.web.regulations.conftest import Walk
+
+    today = timezone.localdate()
+    walk = Walk(norfolk, people["clerk"])
+    reg = walk.advertised(hearing=today + dt.timedelta(days=30), advertised=today)
+    past = walk.advertised(
+        hearing=today - dt.timedelta(days=3), advertised=today - dt.timedelta(days=20),
+        title="Last month's hearing",
+    )  # fmt: skip
+    page = client.get("/permits/public/notices/").content.decode()
+    assert f"{reg.number} — Noncriminal fine schedule" in page
+    assert "§ 267-17B" in page and "Advertised in The Gazette on" in page
+    assert past.number not in page
+    link = f"/permits/public/regulations/{reg.pk}/notice.pdf"
+    assert f'href="{link}"' in page
+    pdf = client.get(link)
+    assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"
+    assert b"".join(pdf.streaming_content).startswith(b"%PDF-")
+    draft = walk.draft(today=today)
+    assert client.get(f"/permits/public/regulations/{draft.pk}/notice.pdf").status_code == 404

@@ -11,6 +11,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django.conf import settings
+from django.urls import reverse
+from django.utils import timezone
 from django_ratelimit.core import is_ratelimited
 from ninja import Query, Status
 from ninja.errors import HttpError
@@ -21,6 +23,7 @@ from outfall.web.apps.api.auth import AUTH, SessionCsrfAuth
 from outfall.web.apps.api.contract import OutfallAPI, answers, install_error_handlers, shaped
 from outfall.web.apps.api.selectors import api_token_list_for
 from outfall.web.apps.api.services import api_token_issue
+from outfall.web.apps.core.models import Town
 from outfall.web.apps.deadlines.selectors import clock_list_visible_to
 from outfall.web.apps.kit.api import attrs, found, page, steps_out, town_named, user_of
 from outfall.web.apps.permits import policy
@@ -33,6 +36,7 @@ from outfall.web.apps.permits.selectors.hearing import (
 )
 from outfall.web.apps.permits.selectors.search import ApplicationSearch, application_search
 from outfall.web.apps.permits.services.transitions import application_transition
+from outfall.web.apps.regulations.selectors import regulation_hearings_noticed
 
 PERMITS = "permits"
 DEADLINES = "deadlines"
@@ -371,6 +375,34 @@ def list_public_hearings(request, filters: Query[s.PublicFilter]):
             **attrs(h, "scheduled_for", "location", "opened_on", "closed_on"),
         }
         for h in rows
+    ]
+
+
+@api.get(
+    "/public/regulation-hearings",
+    auth=None,
+    response=answers({200: list[s.PublicRegulationHearingOut]}, public=True),
+    tags=[PUBLIC],
+)
+def list_public_regulation_hearings(request, filters: Query[s.PublicFilter]):
+    """Hearings on the Board's rules and regulations from today on, with their advertisement and
+    legal notice (§ 267-17B), soonest first. No login."""
+    _limit_public(request)
+    named = town_named(filters.town)
+    towns = [named] if named is not None else Town.objects.order_by("slug")
+    today = timezone.localdate()
+    rows = sorted(
+        (r for town in towns for r in regulation_hearings_noticed(town, today)),
+        key=lambda r: (r.hearing_at, r.number),
+    )
+    return [
+        {
+            "town": r.town.slug,
+            **attrs(r, "number", "title", "hearing_at", "newspaper", "advertised_on"),
+            "location": r.hearing_location,
+            "notice_url": reverse("permits:public_regulation_notice", args=[r.pk]),
+        }
+        for r in rows
     ]
 
 

@@ -46,6 +46,10 @@ class AssetOut(Schema):
     downstream: str = Field(description="asset_id of the structure it drains to, or empty")
     active: bool
     properties: dict
+    line: list[list[float]] = Field(
+        description="a pipe's or ditch's vertices [longitude, latitude], first to last; empty "
+        "for a structure at one point"
+    )
 
 
 class AssetPage(Schema):

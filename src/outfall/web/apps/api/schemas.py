@@ -175,6 +175,19 @@ class PublicHearingOut(Schema):
     closed_on: dt.date | None
 
 
+class PublicRegulationHearingOut(Schema):
+    """A hearing on the Planning Board's rules and regulations (§ 267-17B), as noticed."""
+
+    town: str
+    number: str
+    title: str
+    hearing_at: dt.datetime
+    location: str
+    newspaper: str
+    advertised_on: dt.date | None
+    notice_url: str
+
+
 class PublicDecisionOut(Schema):
     town: str
     number: str

@@ -150,6 +150,12 @@ class VisitForm(AccessibleForm):
     deposits = forms.CharField(label="Deposits", required=False, max_length=60)
     staining = forms.CharField(label="Staining", required=False, max_length=60)
     notes = text_area("Notes", required=False, rows=3)
+    photo = forms.FileField(
+        label="Photo",
+        required=False,
+        help_text="JPEG, PNG or WebP, of the outfall as found. Location data in the photo is "
+        "removed when it is saved.",
+    )
 
     def __init__(self, *args, outfalls, **kwargs):
         super().__init__(*args, **kwargs)
@@ -218,4 +224,21 @@ class LinkForm(AccessibleForm):
         label="Illicit-discharge investigation number",
         max_length=30,
         help_text="The number of the investigation opened from this catchment.",
+    )
+
+
+class CatchmentAreaForm(AccessibleForm):
+    name = forms.CharField(label="Name of the catchment", required=False, max_length=100)
+    boundary = text_area(
+        "Drawn boundary (GeoJSON)",
+        required=False,
+        rows=6,
+        help_text="A GeoJSON Polygon or MultiPolygon in longitude and latitude (WGS 84), as a GIS "
+        "exports it; leave empty when the catchment is the structures draining to the outfall.",
+    )
+    excluded_reason = text_area(
+        "Why the outfall is excluded from the priority ranking",
+        required=False,
+        help_text="Only for an outfall with no potential for illicit discharges; leave empty "
+        "otherwise (MA MS4 General Permit (2016), Part 2.3.4.7.a).",
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from outfall.web.apps.core.files import PrivateName
 from outfall.web.apps.kit.fields import optional_link
 
 
@@ -41,16 +42,69 @@ class Asset(models.Model):
     downstream = optional_link("self", models.SET_NULL, related_name="upstream")
     notes = models.TextField(blank=True)
     active = models.BooleanField(default=True)
-    properties = models.JSONField(default=dict, blank=True)
+    properties = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="properties of an imported file this model has no field for",
+    )
+    line = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="a pipe's or ditch's vertices [longitude, latitude], first to last (its "
+        "location is the first); empty for a structure at one point",
+    )
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["town", "asset_id"], name="asset_id_unique_in_town")
         ]
+        indexes = [
+            models.Index(fields=["town", "latitude", "longitude"], name="asset_town_position")
+        ]
         ordering = ["asset_id"]
 
     def __str__(self) -> str:
         return f"{self.asset_id} {self.name}".strip()
+
+
+class Catchment(models.Model):
+    """The land draining to one outfall or interconnection (MA MS4 General Permit (2016),
+    Part 2.3.4.8, recalled): its name, the boundary where one is drawn, and the Department's
+    reason where the outfall is excluded from the priority ranking. Without a boundary a place
+    belongs to the catchment of its nearest structure's outfall (`assets.selectors.catchment_of`).
+    """
+
+    town = models.ForeignKey("core.Town", on_delete=models.PROTECT, related_name="catchments")
+    outfall = models.OneToOneField(Asset, on_delete=models.PROTECT, related_name="catchment_area")
+    name = models.CharField(max_length=100, blank=True)
+    boundary = models.TextField(
+        blank=True,
+        help_text="GeoJSON Polygon or MultiPolygon (longitude, latitude) as drawn; blank: none",
+    )
+    min_lat = models.FloatField(null=True, blank=True)
+    max_lat = models.FloatField(null=True, blank=True)
+    min_lon = models.FloatField(null=True, blank=True)
+    max_lon = models.FloatField(null=True, blank=True)
+    excluded_reason = models.TextField(
+        blank=True, help_text="why the outfall is excluded from the priority ranking"
+    )
+
+    class Meta:
+        ordering = ["outfall__asset_id"]
+        indexes = [
+            models.Index(fields=["town", "min_lat", "max_lat"], name="catchment_town_box"),
+        ]
+
+    def __str__(self) -> str:
+        return self.label
+
+    @property
+    def label(self) -> str:
+        return self.name or f"Catchment of {self.outfall.asset_id}"
+
+    @property
+    def drawn(self) -> bool:
+        return bool(self.boundary)
 
 
 class ScreeningRound(models.Model):
@@ -99,6 +153,13 @@ class ScreeningVisit(models.Model):
     dry_weather_window = models.JSONField(
         default=dict, blank=True, help_text="the town's window as applied to this visit"
     )
+    photo = models.FileField(
+        upload_to=PrivateName("assets/visits"),
+        null=True,
+        blank=True,
+        help_text="taken at the visit; served only to those who may see the visit",
+    )
+    photo_sha256 = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["-visited_at", "-id"]

@@ -5,4 +5,6 @@ NAV = [
     ("Map of the storm drain system", "assets:map", "asset.view"),
     ("Dry-weather outfall screening", "assets:screening", "screening.view"),
     ("Catchment investigations", "assets:catchments", "catchment.view"),
+    ("Catchments and their priority (MS4 program)", "ms4:catchments", "catchment.view"),
+    ("Phosphorus and TSS load reduction ledger (MS4 program)", "ms4:load_reduction", "asset.view"),
 ]

@@ -13,15 +13,24 @@ import datetime as dt
 import hashlib
 import math
 
+from django.conf import settings
+from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
 
 from outfall.kernel.errors import InputError
+from outfall.kernel.geo import polygons_from_geojson
 from outfall.web.apps.assets import policy
-from outfall.web.apps.assets.geojson import ImportRefused, load_text, read_feature_collection
+from outfall.web.apps.assets.geojson import (
+    SHAPEFILE_NAME_LENGTH,
+    ImportRefused,
+    load_text,
+    read_feature_collection,
+)
 from outfall.web.apps.assets.models import (
     Asset,
     CatchBasinCleaning,
+    Catchment,
     CatchmentInvestigation,
     SampleResult,
     ScreeningRound,
@@ -40,8 +49,14 @@ from outfall.web.apps.assets.screening import (
     exceeds,
     follow_up_reasons,
 )
-from outfall.web.apps.assets.selectors import SCREENED_KINDS, setting_get, threshold_map
+from outfall.web.apps.assets.selectors import (
+    SCREENED_KINDS,
+    inventory_bounds,
+    setting_get,
+    threshold_map,
+)
 from outfall.web.apps.audit.services import audit_record
+from outfall.web.apps.kit.images import photo_checked
 from outfall.web.apps.kit.locks import lock_row
 from outfall.web.apps.kit.versions import require_unchanged
 from outfall.web.apps.kit.writes import audit, save_fields
@@ -198,15 +213,30 @@ def _import_new(town, row, values: dict, digest: str, filename: str, actor) -> A
     return asset
 
 
+def _merged_extra(stored: dict, given: dict) -> dict:
+    """The stored extra properties with the file's over them: one the file leaves out (or gives
+    as null, as GDAL does for a field only other features have) is kept, and a shapefile's cut name (10 characters) is the stored name it begins, if only one does."""
+    out = dict(stored or {})
+    for key, value in given.items():
+        if key not in out and len(key) == SHAPEFILE_NAME_LENGTH:
+            longer = [k for k in out if len(k) > len(key) and k.startswith(key)]
+            if len(longer) == 1 and longer[0] not in given:
+                key = longer[0]
+        out[key] = value
+    return out
+
+
 def asset_import_geojson(town, raw: bytes, *, actor, filename: str = "") -> dict:
     """Import a GeoJSON FeatureCollection into the town's inventory, all or nothing.
 
     New identifiers are created, known ones updated (a condition change is its own event);
-    `downstream` may name a structure of the file or one already held. Raises ImportRefused
-    with every error, each naming the feature's index and the property; nothing is written then.
+    what the file leaves out (or gives as null) is kept as stored (geojson's module docstring).
+    `downstream` may name a structure of the file or one already held. Every position must fall
+    in or near the town (§ 267-3). Raises ImportRefused with every error, each naming the
+    feature's index and the property; nothing is written then.
     """
     policy.require(actor, "asset.import", town=town)
-    rows = read_feature_collection(load_text(raw))
+    rows = read_feature_collection(load_text(raw), inventory_bounds(town))
     digest = hashlib.sha256(raw).hexdigest()
     with transaction.atomic():
         existing = {a.asset_id: a for a in Asset.objects.select_for_update().filter(town=town)}
@@ -219,17 +249,23 @@ def asset_import_geojson(town, raw: bytes, *, actor, filename: str = "") -> dict
         ]
         if errors:
             raise ImportRefused(errors)
-        created = updated = 0
+        new: set[str] = set()
+        changed: set[str] = set()
         for r in rows:
             values = {"kind": r.kind, "latitude": r.latitude, "longitude": r.longitude}
             values.update(r.values)
             asset = existing.get(r.asset_id)
             if asset is None:
+                values["properties"] = r.extra
                 existing[r.asset_id] = _import_new(town, r, values, digest, filename, actor)
-                created += 1
-            elif _apply(asset, values, actor, how=f"updated by GeoJSON import (feature {r.index})"):
-                updated += 1
+                new.add(r.asset_id)
+                continue
+            values["properties"] = _merged_extra(asset.properties, r.extra)
+            if _apply(asset, values, actor, how=f"updated by GeoJSON import (feature {r.index})"):
+                changed.add(r.asset_id)
         for r in rows:
+            if r.downstream is None:
+                continue
             asset = existing[r.asset_id]
             target = existing.get(r.downstream) if r.downstream else None
             if asset.downstream_id != (target.pk if target else None):
@@ -241,6 +277,9 @@ def asset_import_geojson(town, raw: bytes, *, actor, filename: str = "") -> dict
                         ]
                     )
                 _apply(asset, {"downstream": target}, actor, how="linked by GeoJSON import")
+                if r.asset_id not in new:
+                    changed.add(r.asset_id)
+        created, updated = len(new), len(changed)
         counts = {
             "features": len(rows),
             "created": created,
@@ -360,6 +399,16 @@ def round_schedule(
     return screening_round
 
 
+DEFAULT_VISIT_PHOTO_MAX_BYTES = 10 * 1024 * 1024
+
+
+def visit_photo_max_bytes() -> int:
+    """The largest photo a screening visit takes (OUTFALL_VISIT_PHOTO_MAX_BYTES, at most the
+    upload limit)."""
+    limit = int(getattr(settings, "OUTFALL_VISIT_PHOTO_MAX_BYTES", DEFAULT_VISIT_PHOTO_MAX_BYTES))
+    return min(limit, settings.UPLOAD_MAX_BYTES)
+
+
 OBSERVATIONS = ("odor", "color", "turbidity", "floatables", "deposits", "staining")
 
 
@@ -373,10 +422,12 @@ def visit_record(
     actor,
     screening_round: ScreeningRound | None = None,
     notes: str = "",
+    photo=None,
     **observations: str,
 ) -> ScreeningVisit:
     """Record a visit to an outfall; a dry-weather visit inside the town's window since rain is
-    refused, and flow in dry weather flags the visit for follow-up."""
+    refused, and flow in dry weather flags the visit for follow-up. A `photo` is checked and
+    stored without its metadata (kit.images.photo_checked), its SHA-256 in the audit."""
     policy.require(actor, "screening.record", asset)
     unknown = set(observations) - set(OBSERVATIONS)
     if unknown:
@@ -409,9 +460,12 @@ def visit_record(
             )
     if visited_at > timezone.now():
         raise InputError("visited_at", visited_at.isoformat(), "is in the future")
+    picture = (
+        photo_checked(photo, field="photo", max_bytes=visit_photo_max_bytes()) if photo else None
+    )
     reasons = follow_up_reasons(weather, flow, [])
     with transaction.atomic():
-        visit = ScreeningVisit.objects.create(
+        visit = ScreeningVisit(
             round=screening_round,
             asset=asset,
             visited_at=visited_at,
@@ -425,12 +479,19 @@ def visit_record(
             dry_weather_window=window.as_dict(),
             **{k: (v or "").strip() for k, v in observations.items()},
         )
+        photographed = {}
+        if picture is not None:
+            data, _content_type, ext = picture
+            visit.photo_sha256 = hashlib.sha256(data).hexdigest()
+            visit.photo.save(f"{asset.asset_id}{ext}", ContentFile(data), save=False)
+            photographed = {"photo_sha256": visit.photo_sha256}
+        visit.save()
         summary = (
             f"{visit.get_weather_display()} visit on "
             f"{timezone.localtime(visited_at):%Y-%m-%d %H:%M}: {visit.get_flow_display().lower()}"
             f"{'; follow-up needed: ' + ' '.join(reasons) if reasons else ''}"
         )
-        audit(actor, visit, "screening.visit", SCREENING, summary, case=asset)
+        audit(actor, visit, "screening.visit", SCREENING, summary, case=asset, **photographed)
     return visit
 
 
@@ -612,3 +673,73 @@ def cleaning_record(
             note=cleaning.note,
         )
     return cleaning
+
+
+# ------------------------------------------------------------------ catchments
+
+CATCHMENT_LABELS = {
+    "name": "name",
+    "boundary": "drawn boundary",
+    "excluded_reason": "reason for exclusion from the ranking",
+}
+
+
+def catchment_area_record(
+    outfall: Asset, *, actor, name: str = "", boundary: str = "", excluded_reason: str = ""
+) -> Catchment:
+    """Record (or change) the catchment of an outfall or interconnection: its name, its drawn
+    boundary (GeoJSON text, checked here to be a Polygon or MultiPolygon in degrees) and the reason, if any, the outfall is excluded
+    from the priority ranking (§ 267-5: the Department's inventory)."""
+    policy.require(actor, "asset.edit", outfall)
+    if outfall.kind not in SCREENED_KINDS:
+        raise InputError(
+            "outfall",
+            outfall.asset_id,
+            "a catchment belongs to an outfall or interconnection",
+            INVENTORY,
+        )
+    boundary = (boundary or "").strip()
+    box = {"min_lat": None, "max_lat": None, "min_lon": None, "max_lon": None}
+    if boundary:
+        b = polygons_from_geojson(boundary, field="boundary").box
+        box = {
+            "min_lat": b.min_lat,
+            "max_lat": b.max_lat,
+            "min_lon": b.min_lon,
+            "max_lon": b.max_lon,
+        }
+    values = {
+        "name": (name or "").strip(),
+        "boundary": boundary,
+        "excluded_reason": (excluded_reason or "").strip(),
+        **box,
+    }
+    with transaction.atomic():
+        lock_row(outfall)
+        catchment = Catchment.objects.filter(outfall=outfall).first()
+        if catchment is None:
+            catchment = Catchment.objects.create(town=outfall.town, outfall=outfall, **values)
+            audit(
+                actor,
+                outfall,
+                "catchment.record",
+                INVENTORY,
+                f"Catchment of {outfall.asset_id} recorded"
+                + (" with its drawn boundary." if boundary else "."),
+            )
+            return catchment
+        changed = [
+            label for k, label in CATCHMENT_LABELS.items() if getattr(catchment, k) != values[k]
+        ]
+        for k, v in values.items():
+            setattr(catchment, k, v)
+        catchment.save()
+        if changed:
+            audit(
+                actor,
+                outfall,
+                "catchment.update",
+                INVENTORY,
+                f"Catchment of {outfall.asset_id} changed: {', '.join(changed)}.",
+            )
+    return catchment

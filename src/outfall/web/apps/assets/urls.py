@@ -21,6 +21,7 @@ urlpatterns = [
     path(S + "rounds/<int:pk>/visits/new/", views.round_visit_new, name="round_visit_new"),
     path(S + "visits/new/", views.visit_new, name="visit_new"),
     path(S + "visits/<int:pk>/", views.visit_detail, name="visit"),
+    path(S + "visits/<int:pk>/photo/", views.visit_photo, name="visit_photo"),
     path(S + "visits/<int:visit_pk>/investigate/", views.catchment_open, name="catchment_open"),
     path(S + "thresholds/<str:parameter>/", views.threshold_edit, name="threshold_edit"),
     path(S + "settings/<str:key>/", views.setting_edit, name="setting_edit"),

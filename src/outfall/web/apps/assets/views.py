@@ -6,6 +6,7 @@ investigations. Staff-only: DPW staff and the DPW Director of the town (§ 267-5
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -18,11 +19,13 @@ from django.views.decorators.http import require_GET
 from outfall.web.apps.assets import forms as f
 from outfall.web.apps.assets import selectors as sel
 from outfall.web.apps.assets import services as svc
-from outfall.web.apps.assets.geojson import feature_collection
-from outfall.web.apps.assets.models import ScreeningSetting
+from outfall.web.apps.assets.geojson import LINE_KINDS, feature_collection
+from outfall.web.apps.assets.models import Asset, ScreeningSetting
 from outfall.web.apps.assets.policy import ACTIONS, can, require
 from outfall.web.apps.assets.screening import DEFAULT_SETTINGS, DRY_WEATHER_HOURS, PARAMETERS
+from outfall.web.apps.core.files import stored_file_response
 from outfall.web.apps.kit.exports import column, exported
+from outfall.web.apps.kit.images import PHOTO_TYPES
 from outfall.web.apps.kit.search import map_config, search_page
 from outfall.web.apps.kit.steps import RecordSteps, Step, step_page
 from outfall.web.apps.kit.versions import edit_token
@@ -148,6 +151,24 @@ def asset_new(request):
     )
 
 
+CONDITION_PATTERNS = {
+    Asset.Condition.GOOD: "solid fill",
+    Asset.Condition.FAIR: "half filled",
+    Asset.Condition.POOR: "hatched",
+    Asset.Condition.FAILED: "crossed out",
+    Asset.Condition.UNKNOWN: "hollow, dashed outline",
+}
+"""How the map shows each condition, in the legend's words (never by colour alone)."""
+
+
+def map_legend() -> dict:
+    """The MS4 map's legend: each kind (pipes and ditches as lines) and each condition."""
+    return {
+        "kinds": [(v, label, v in LINE_KINDS) for v, label in Asset.Kind.choices],
+        "conditions": [(v, label, CONDITION_PATTERNS[v]) for v, label in Asset.Condition.choices],
+    }
+
+
 @login_required
 @require_GET
 def asset_map(request):
@@ -155,7 +176,10 @@ def asset_map(request):
     return _search(
         request,
         "assets/map.html",
-        lambda town, criteria: {"map_config": map_config(town, markers, criteria)},
+        lambda town, criteria: {
+            "map_config": map_config(town, markers, criteria),
+            "legend": map_legend(),
+        },
     )
 
 
@@ -171,6 +195,7 @@ def _geojson_for(request, *, download: bool):
         for feature, asset in zip(data["features"], assets, strict=True):
             feature["properties"]["url"] = reverse("assets:detail", args=[asset.pk])
             feature["properties"]["kind_label"] = asset.get_kind_display()
+            feature["properties"]["condition_label"] = asset.get_condition_display()
     response = HttpResponse(json.dumps(data, indent=1), content_type="application/geo+json")
     if download:
         response["Content-Disposition"] = (
@@ -219,7 +244,11 @@ def asset_import(request):
         back=reverse("assets:inventory"),
         intro="The whole file is imported or nothing is: every mistake is listed with the "
         "feature's index (counting from 0) and the property. A known identifier updates that "
-        "structure; a new one adds it.",
+        "structure; a new one adds it. A property the file leaves out, or gives as null, keeps "
+        "its stored value (an empty text clears it); a shapefile's shortened names are read as "
+        "the property they begin (receiving_ is receiving_water). Positions are WGS 84 "
+        "longitude, latitude in or near the town: reproject a file in another coordinate "
+        "system first (ogr2ogr -t_srs EPSG:4326).",
     )
 
 
@@ -289,7 +318,7 @@ def _dry_window_intro(town) -> str:
 
 
 def _visit_page(request, town, outfalls, screening_round, back):
-    form = f.VisitForm(request.POST or None, outfalls=outfalls)
+    form = f.VisitForm(request.POST or None, request.FILES or None, outfalls=outfalls)
     if request.method == "GET" and request.GET.get("asset"):
         form.initial["asset"] = request.GET["asset"]
 
@@ -302,6 +331,7 @@ def _visit_page(request, town, outfalls, screening_round, back):
             hours_since_rain=d.get("hours_since_rain"),
             flow=d["flow"],
             notes=d.get("notes", ""),
+            photo=d.get("photo"),
             screening_round=screening_round,
             actor=request.user,
             **observations,
@@ -486,14 +516,15 @@ def _asset_page(user, asset) -> dict:
     return {
         "asset": asset,
         "record": sel.asset_record(asset),
-        "line": (asset.properties or {}).get("geometry"),
-        "extra": {k: v for k, v in (asset.properties or {}).items() if k != "geometry"},
+        "line": asset.line,
+        "extra": asset.properties or {},
         "may_edit": can(user, "asset.edit", asset),
         "may_clean": can(user, "cleaning.record", asset) and asset.kind == asset.Kind.CATCH_BASIN,
         "cleanings": asset.cleanings.select_related("recorded_by")[:CLEANINGS_SHOWN],
         "cleaning_count": asset.cleanings.count(),
         "may_screen": can(user, "screening.record", asset) and screened,
         "may_investigate": can(user, "catchment.manage", asset) and screened,
+        "screened": screened,
     }
 
 
@@ -503,6 +534,21 @@ def _round_page(user, screening_round) -> dict:
         "stops": sel.round_progress(screening_round),
         "may_record": can(user, "screening.record", screening_round),
     }
+
+
+@login_required
+@require_GET
+def visit_photo(request, pk: int):
+    """The photo taken at a visit, only for those who may see the visit (§ 267-1: DPW staff of
+    its town); anyone else gets 404."""
+    visit = sel.visit_get(request.user, pk)
+    require(request.user, "screening.view", visit.asset)
+    ext = os.path.splitext(visit.photo.name or "")[1].lower()
+    return stored_file_response(
+        visit.photo,
+        filename=f"{visit.asset.asset_id}-visit-{visit.pk}{ext}",
+        content_type=PHOTO_TYPES.get(ext, "application/octet-stream"),
+    )
 
 
 def _visit_record(user, visit) -> dict:
@@ -560,6 +606,16 @@ EDIT = (
         form_kwargs=lambda asset: {"town": asset.town, "asset": asset},
         initial=_edited,
         keywords=lambda asset, d, form: {"based_on": d.get("based_on"), **_asset_values(d)},
+    ),
+    Step(
+        "catchment_area",
+        "catchment/",
+        f.CatchmentAreaForm,
+        svc.catchment_area_record,
+        lambda asset, catchment: f"The catchment of {asset.asset_id} is recorded.",
+        title=lambda asset: f"Record the catchment of {asset.asset_id}",
+        action="asset.edit",
+        initial=sel.catchment_area_initial,
     ),
 )
 CLEANING = (

@@ -6,11 +6,16 @@ A backup is a directory (or the same as a .tar.gz):
                      SHA-256 and size of every file below
     database.json    every row of every table, in Django's serialization, read in one snapshot
                      (dates and times to the microsecond, so the audit chain's hashes still hold)
-    media/...        every stored file under the media root, under its own name
+    media/...        every stored file, under its own name
 
 The portable path across SQLite and PostgreSQL: rows keep their ids, and references to Django's
 own content types and permissions (made afresh by `migrate`) are by natural key. Left out: those
 two tables, sessions (nobody stays logged in across a restore) and the cache.
+
+Stored files are read and written through the storage every file field uses (Django's default
+storage): the media root on one machine, or the private bucket of the production profile
+(config/object_storage.py) — a backup holds the bucket's files and a restore writes them back
+into the bucket, both with the same SHA-256 checks.
 
 A restore refuses before writing anything: a manifest of another format, a schema that is not
 the one backed up (migrate to the same version first), a file whose SHA-256 differs from the
@@ -25,6 +30,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import posixpath
 import shutil
 import tarfile
 import tempfile
@@ -37,6 +43,8 @@ from pathlib import Path
 from django.apps import apps
 from django.conf import settings
 from django.core import serializers
+from django.core.files import File
+from django.core.files.storage import default_storage
 from django.core.management import call_command
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connections, transaction
@@ -78,12 +86,22 @@ def backed_up_models() -> list:
     return serializers.sort_dependencies(list(by_app.items()), allow_cycles=True)
 
 
-def sha256_of(path: Path) -> str:
+def _sha256_of_handle(handle) -> str:
     digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while block := handle.read(CHUNK):
-            digest.update(block)
+    while block := handle.read(CHUNK):
+        digest.update(block)
     return digest.hexdigest()
+
+
+def sha256_of(path: Path) -> str:
+    with path.open("rb") as handle:
+        return _sha256_of_handle(handle)
+
+
+def sha256_of_stored(name: str, storage=None) -> str:
+    """The SHA-256 of one stored file, read through the storage API."""
+    with (storage or default_storage).open(name, "rb") as handle:
+        return _sha256_of_handle(handle)
 
 
 def applied_migrations(using: str) -> dict[str, list[str]]:
@@ -93,11 +111,32 @@ def applied_migrations(using: str) -> dict[str, list[str]]:
     return applied
 
 
-def media_files(root: Path) -> list[Path]:
-    """Every stored file under `root`, by name."""
-    if not root.exists():
-        return []
-    return sorted(p for p in root.rglob("*") if p.is_file())
+def stored_names(storage=None) -> list[str]:
+    """The name of every stored file (in the media root or the bucket), sorted."""
+    storage = storage or default_storage
+    names: list[str] = []
+
+    def walk(folder: str) -> None:
+        try:
+            folders, files = storage.listdir(folder)
+        except FileNotFoundError:  # a media root not made yet holds nothing
+            return
+        names.extend(posixpath.join(folder, f) if folder else f for f in files)
+        for sub in folders:
+            walk(posixpath.join(folder, sub) if folder else sub)
+
+    walk("")
+    return sorted(names)
+
+
+def storage_place(storage=None) -> str:
+    """Where the stored files are, in words: the bucket, or the media root."""
+    storage = storage or default_storage
+    bucket = getattr(storage, "bucket_name", None)
+    if bucket:
+        location = getattr(storage, "location", "")
+        return f"bucket {bucket}" + (f" under {location}/" if location else "")
+    return str(getattr(storage, "location", settings.MEDIA_ROOT))
 
 
 def rows_of(models: list, using: str) -> Iterator:
@@ -167,7 +206,6 @@ def backup_write(target: Path, *, using: str = "default") -> BackupResult:
 
 def _backup_into(work: Path, using: str) -> BackupResult:
     models = backed_up_models()
-    media_root = Path(settings.MEDIA_ROOT)
     with snapshot(using):
         with (work / DATABASE).open("w", encoding="utf-8") as stream:
             serialize_rows(models, stream, using)
@@ -176,11 +214,11 @@ def _backup_into(work: Path, using: str) -> BackupResult:
         migrations = applied_migrations(using)
         vendor = connections[using].vendor
     files = []
-    for source in media_files(media_root):
-        name = source.relative_to(media_root).as_posix()
+    for name in stored_names():
         copy = work / MEDIA / name
         copy.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, copy)
+        with default_storage.open(name, "rb") as source, copy.open("wb") as out:
+            shutil.copyfileobj(source, out, CHUNK)
         files.append({"path": name, "sha256": sha256_of(copy), "bytes": copy.stat().st_size})
     held = {f["path"] for f in files}
     missing = sorted(referenced - held)
@@ -283,11 +321,10 @@ def check_empty(models: list, using: str) -> None:
             + (f" and {len(held) - 8} more table(s)" if len(held) > 8 else "")
             + " (restore only onto a new, migrated installation)"
         )
-    stored = media_files(Path(settings.MEDIA_ROOT))
+    stored = stored_names()
     if stored:
         raise BackupRefused(
-            f"the installation is not empty: {len(stored)} stored file(s) under "
-            f"{settings.MEDIA_ROOT}"
+            f"the installation is not empty: {len(stored)} stored file(s) in {storage_place()}"
         )
 
 
@@ -309,16 +346,21 @@ def restore_from(source: Path, *, using: str = "default") -> RestoreResult:
         models = backed_up_models()
         check_files(folder, manifest)
         check_empty(models, using)
-        media_root = Path(settings.MEDIA_ROOT)
-        written: list[Path] = []
+        written: list[str] = []
         try:
             for entry in manifest["files"]:
-                destination = media_root / entry["path"]
-                destination.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(folder / MEDIA / entry["path"], destination)
-                written.append(destination)
-                if sha256_of(destination) != entry["sha256"]:
-                    raise BackupRefused(f"{destination}: changed while it was copied")
+                with (folder / MEDIA / entry["path"]).open("rb") as handle:
+                    stored = default_storage.save(entry["path"], File(handle))
+                written.append(stored)
+                if stored != entry["path"]:
+                    raise BackupRefused(
+                        f"{entry['path']}: stored as {stored} in {storage_place()} (the name "
+                        "was taken while the restore ran)"
+                    )
+                if sha256_of_stored(stored) != entry["sha256"]:
+                    raise BackupRefused(
+                        f"{entry['path']}: changed while it was copied into {storage_place()}"
+                    )
             with guard_lifted(connections[using]):
                 call_command("loaddata", str(folder / DATABASE), database=using, verbosity=0)
                 counts = {m._meta.label: m._base_manager.using(using).count() for m in models}
@@ -332,7 +374,7 @@ def restore_from(source: Path, *, using: str = "default") -> RestoreResult:
                         f"rows restored differ from the manifest in {', '.join(differ)}"
                     )
         except BaseException:
-            for path in written:
-                path.unlink(missing_ok=True)
+            for name in written:
+                default_storage.delete(name)
             raise
     return RestoreResult(sum(counts.values()), len(written))

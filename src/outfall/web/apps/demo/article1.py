@@ -28,9 +28,16 @@ from pathlib import Path
 from django.conf import settings
 from django.utils import timezone
 
+from outfall.compliance.lifecycle.discharge_permit import (
+    STATE_LABELS as DISCHARGE_PERMIT_STATE_LABELS,
+)
+from outfall.compliance.lifecycle.discharge_permit import DischargePermitState
+from outfall.compliance.lifecycle.idde import REPORT_STATE_LABELS, ReportState
 from outfall.kernel.calendar import next_business_day
 from outfall.law.ms4_permit import permit_year
+from outfall.law.s267_07_discharges import verdict_label
 from outfall.web.apps.assets import services as assets
+from outfall.web.apps.assets.geojson import LINE_KINDS
 from outfall.web.apps.assets.models import (
     Asset,
     CatchmentInvestigation,
@@ -150,6 +157,25 @@ FLAGGED_VISIT = {
     "notes": "Steady grey flow after five dry days (example).",
 }
 ASSET_SCREENED = ("outfall", "interconnection")
+
+# The catchments the Department has recorded: one drawn (GeoJSON, longitude first), one excluded
+# from the priority ranking with its reason, one named; the rest are the structures draining to
+# their outfall.
+SPECIMEN_BOUNDARY = (
+    '{"type": "Polygon", "coordinates": [[[-71.3450, 42.1240], [-71.3295, 42.1240], '
+    "[-71.3295, 42.1520], [-71.3450, 42.1520], [-71.3450, 42.1240]]]}"
+)
+CATCHMENTS = (
+    ("EX-OF-06", "Specimen Road catchment (fictional)", SPECIMEN_BOUNDARY, ""),
+    (
+        "EX-OF-08",
+        "Sketch Hill catchment (fictional)",
+        "",
+        "Drains a short stretch of Sketch Hill Road through woodland: no buildings and no sewer "
+        "in the catchment (example).",
+    ),
+    ("EX-OF-03", "Demo Brook Road catchment (fictional)", "", ""),
+)
 
 # ---------------------------------------------------------------- the people and places
 
@@ -399,6 +425,7 @@ class Article1Builder:
 
     def build(self) -> None:
         self.inventory()
+        self.catchments()
         self.screening()
         self.cleanings()
         self.reports_and_investigations()
@@ -422,6 +449,10 @@ class Article1Builder:
                 longitude=fields.pop("lon"),
                 downstream=self.assets[s.downstream] if s.downstream else None,
             )
+            if s.kind in LINE_KINDS and s.downstream:
+                # A pipe or ditch runs from its own point to the structure it drains to.
+                end = self.assets[s.downstream]
+                fields["line"] = [[s.lon, s.lat], [end.longitude, end.latitude]]
             self.assets[s.asset_id] = assets.asset_create(
                 self.town,
                 actor=self.dpw,
@@ -490,6 +521,16 @@ class Article1Builder:
             ),
         ):
             ms4.narrative_write(town, permit_year=year, section=section, text=text, actor=self.dpw)
+
+    def catchments(self) -> None:
+        for asset_id, name, boundary, excluded in CATCHMENTS:
+            assets.catchment_area_record(
+                self.assets[asset_id],
+                actor=self.dpw,
+                name=name,
+                boundary=boundary,
+                excluded_reason=excluded,
+            )
 
     def screening(self) -> None:
         d = self.d
@@ -1053,15 +1094,24 @@ def summary_rows(town_slug: str = TOWN) -> list[tuple[str, str, str]]:
     for ci in CatchmentInvestigation.objects.filter(town__slug=town_slug):
         rows.append(("Catchment investigation", ci.number, "closed" if ci.closed_on else "open"))
     for report in Report.objects.filter(town__slug=town_slug).order_by("pk"):
-        rows.append(("Public report", report.tracking_number, report.state))
+        rows.append(
+            (
+                "Public report",
+                report.tracking_number,
+                REPORT_STATE_LABELS[ReportState(report.state)],
+            )
+        )
     for inv in Investigation.objects.filter(town__slug=town_slug).order_by("pk"):
-        verdict = f" ({inv.verdict})" if inv.verdict else ""
-        rows.append(("Investigation", inv.number, f"{inv.state}{verdict}"))
+        shown = inv.verdict and inv.state in {"referred", "closed"}
+        verdict = f" ({inv.verdict_label})" if shown else ""
+        rows.append(("Investigation", inv.number, f"{inv.state_label}{verdict}"))
     for permit in DischargePermit.objects.filter(town__slug=town_slug).order_by("pk"):
-        rows.append(("Sump pump permit", permit.number, permit.state))
+        label = DISCHARGE_PERMIT_STATE_LABELS[DischargePermitState(permit.state)]
+        rows.append(("Sump pump permit", permit.number, label))
     for notice in DischargeNotice.objects.filter(town__slug=town_slug).order_by("pk"):
         planned = timezone.localdate(notice.planned_for).isoformat()
-        outcome = notice.details.get("determination", {}).get("outcome", "not asked")
+        outcome = notice.details.get("determination", {}).get("outcome")
+        outcome = verdict_label(outcome) if outcome else "not asked"
         state = {
             True: f"approved on {notice.details.get('decided_on')} for {planned}",
             False: f"refused on {notice.details.get('decided_on')}",
@@ -1078,7 +1128,7 @@ def summary_rows(town_slug: str = TOWN) -> list[tuple[str, str, str]]:
             state += " (ignored; steps taken)"
         rows.append(("Emergency suspension", suspension_number(s), state))
     for case in EnforcementCase.objects.filter(town__slug=town_slug).order_by("article", "pk"):
-        rows.append((f"Enforcement, Article {case.article}", case.number, case.state))
+        rows.append((f"Enforcement, Article {case.article}", case.number, case.state_label))
     return rows
 
 

@@ -18,6 +18,8 @@ import dataclasses
 import datetime as dt
 import functools
 import io
+import json
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -134,6 +136,8 @@ class CaseSpec:
     waiver: bool = False
     continued: bool = False
     extension: bool = False
+    mismatched: bool = False
+    """Filed with another project's site file, so its site review shows what differs."""
 
 
 LLC = "Sample Brook Homes LLC (fictional)"
@@ -145,7 +149,7 @@ TRUST = "Example Farm Realty Trust (fictional)"
 CASES = (
     CaseSpec(S.DRAFT, "Sample Pond Lane house lot (example)", "7 Sample Pond Lane (fictional)", "EX-03-017", 42.1302, -71.3411, "1.200", "applicant", ("Alex Sample (fictional)",), "One new house with a driveway and a rain garden; the package is still being prepared."),
     CaseSpec(S.SUBMITTED, "Example Farm Road subdivision (example)", "40 Example Farm Road (fictional)", "EX-11-004", 42.1105, -71.312, "5.400", "engineer", (TRUST,), "Six house lots on a new cul-de-sac with an infiltration basin."),
-    CaseSpec(S.INCOMPLETE, "Specimen Hill Road barn and riding ring (example)", "12 Specimen Hill Road (fictional)", "EX-21-009", 42.1251, -71.3035, "2.300", "applicant", ("Alex Sample (fictional)", "Robin Sample (fictional)"), "A barn, a riding ring and a gravel parking area."),
+    CaseSpec(S.INCOMPLETE, "Specimen Hill Road barn and riding ring (example)", "12 Specimen Hill Road (fictional)", "EX-21-009", 42.1251, -71.3035, "2.300", "applicant", ("Alex Sample (fictional)", "Robin Sample (fictional)"), "A barn, a riding ring and a gravel parking area. The applicant uploaded the Maple Street example's site file by mistake, so its site review shows where the file and the application differ.", mismatched=True),
     CaseSpec(S.COMPLETE, "Demo Meadow Drive cluster housing (example)", "5 Demo Meadow Drive (fictional)", "EX-07-031", 42.1048, -71.3389, "3.800", "engineer", (TRUST,), "Twelve cluster homes around a shared green, with bioretention cells."),
     CaseSpec(S.COMPLETE, "Illustration Way commercial building (example)", "88 Illustration Way (fictional)", "EX-15-002", 42.1187, -71.3502, "2.100", "applicant", (LLC,), "A two-story office and warehouse with 90 parking spaces.", warning=True),
     CaseSpec(S.HEARING_SCHEDULED, "Placeholder Street self-storage (example)", "300 Placeholder Street (fictional)", "EX-19-044", 42.1356, -71.3197, "2.700", "engineer", (TRUST,), "Four self-storage buildings with a paved yard and a detention basin.", waiver=True),
@@ -355,8 +359,31 @@ def photo_file(name: str, colour: tuple[int, int, int]) -> SimpleUploadedFile:
     return SimpleUploadedFile(name, buf.getvalue(), content_type="image/png")
 
 
-def site_file(name: str) -> SimpleUploadedFile:
-    return SimpleUploadedFile(name, (EXAMPLES / name).read_bytes(), content_type="text/yaml")
+def _line_set(text: str, pattern: str, line: str, spec: CaseSpec) -> str:
+    changed, count = re.subn(pattern, line, text, count=1, flags=re.M)
+    if count != 1:
+        raise ValueError(f"{spec.site_file} has no line matching {pattern!r}")
+    return changed
+
+
+def site_file(spec: CaseSpec) -> SimpleUploadedFile:
+    """The case's site file: the example it builds on (`spec.site_file`) with the case's own name
+    and disturbed area, so that it matches the application (the example's drainage design kept,
+    and said so at its head); a case filed with the wrong file on purpose (`mismatched`) gets the
+    example as it is."""
+    text = (EXAMPLES / spec.site_file).read_text(encoding="utf-8")
+    if spec.mismatched:
+        return SimpleUploadedFile(spec.site_file, text.encode(), content_type="text/yaml")
+    text = _line_set(text, r"^name: .*$", f"name: {json.dumps(spec.title)}", spec)
+    text = _line_set(
+        text, r"^(\s+)disturbance_acres: .*$", rf"\g<1>disturbance_acres: {spec.acres}", spec
+    )
+    head = (
+        f"# The demo site file of {spec.title}: the drainage design of {spec.site_file}, with "
+        "this case's name and disturbed area.\n"
+    )
+    name = re.sub(r"[^a-z0-9]+", "-", spec.title.lower()).strip("-") + ".yaml"
+    return SimpleUploadedFile(name, (head + text).encode(), content_type="text/yaml")
 
 
 def abutters_file(spec: CaseSpec) -> SimpleUploadedFile:
@@ -502,9 +529,7 @@ class DemoBuilder:
             actor=a.applicant,
             items={item: {"provided": True, "explanation": ""} for item in wanted},
         )
-        intake.upload_add(
-            a, actor=a.applicant, kind=Upload.Kind.SITE_FILE, file=site_file(spec.site_file)
-        )
+        intake.upload_add(a, actor=a.applicant, kind=Upload.Kind.SITE_FILE, file=site_file(spec))
         return self.refreshed(a)
 
     def package(self, a: Application, spec: CaseSpec, d: Dates) -> None:
@@ -559,9 +584,7 @@ class DemoBuilder:
         for kind, name, title in uploads:
             if kind != Upload.Kind.OM_PLAN or spec.target != S.INCOMPLETE:
                 intake.upload_add(a, actor=applicant, kind=kind, file=pdf_file(name, title))
-        intake.upload_add(
-            a, actor=applicant, kind=Upload.Kind.SITE_FILE, file=site_file(spec.site_file)
-        )
+        intake.upload_add(a, actor=applicant, kind=Upload.Kind.SITE_FILE, file=site_file(spec))
 
     def fees_and_filings(self, a: Application, spec: CaseSpec, d: Dates) -> None:
         clerk = self.user("clerk")

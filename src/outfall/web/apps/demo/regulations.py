@@ -54,16 +54,11 @@ class RegulationsBuilder:
         self.fine_schedule()
         self.advertised_draft()
 
-    def fine_schedule(self) -> None:
-        hearing = meeting_day(self.today - dt.timedelta(days=150))
-        drafted = office_day(hearing - dt.timedelta(days=30))
+    def advertised(self, title, text, *, drafted, hearing, advertised, **values):
+        """A regulation drafted on `drafted`, its hearing set for 7 p.m. on `hearing` and its
+        newspaper advertisement published on `advertised` (§ 267-17B): the shared first steps."""
         reg = services.regulation_draft(
-            town=self.town,
-            actor=self.clerk,
-            title="Noncriminal fine schedule",
-            text=FINES_TEXT,
-            fine_schedule=FINES,
-            today=drafted,
+            town=self.town, actor=self.clerk, title=title, text=text, today=drafted, **values
         )
         reg = services.hearing_schedule(
             reg,
@@ -72,13 +67,23 @@ class RegulationsBuilder:
             location=self.town.hearing_location or "Town Hall",
             today=drafted,
         )
-        advertised = office_day(hearing - dt.timedelta(days=14))
-        reg = services.advertisement_record(
+        return services.advertisement_record(
             reg,
             actor=self.clerk,
             newspaper="The Norfolk Ledger (example)",
             advertised_on=advertised,
             today=advertised,
+        )
+
+    def fine_schedule(self) -> None:
+        hearing = meeting_day(self.today - dt.timedelta(days=150))
+        reg = self.advertised(
+            "Noncriminal fine schedule",
+            FINES_TEXT,
+            drafted=office_day(hearing - dt.timedelta(days=30)),
+            hearing=hearing,
+            advertised=office_day(hearing - dt.timedelta(days=14)),
+            fine_schedule=FINES,
         )
         reg = services.vote_record(
             reg,
@@ -95,27 +100,10 @@ class RegulationsBuilder:
         )
 
     def advertised_draft(self) -> None:
-        drafted = office_day(self.today - dt.timedelta(days=12))
-        advertised = office_day(self.today - dt.timedelta(days=2))
-        hearing = meeting_day(self.today + dt.timedelta(days=10))
-        reg = services.regulation_draft(
-            town=self.town,
-            actor=self.clerk,
-            title="Submittal standards for permit applications",
-            text=SUBMITTALS_TEXT,
-            today=drafted,
-        )
-        reg = services.hearing_schedule(
-            reg,
-            actor=self.clerk,
-            hearing_at=_at(hearing, 19),
-            location=self.town.hearing_location or "Town Hall",
-            today=drafted,
-        )
-        services.advertisement_record(
-            reg,
-            actor=self.clerk,
-            newspaper="The Norfolk Ledger (example)",
-            advertised_on=advertised,
-            today=advertised,
+        self.advertised(
+            "Submittal standards for permit applications",
+            SUBMITTALS_TEXT,
+            drafted=office_day(self.today - dt.timedelta(days=12)),
+            hearing=meeting_day(self.today + dt.timedelta(days=10)),
+            advertised=office_day(self.today - dt.timedelta(days=2)),
         )

@@ -31,6 +31,8 @@ from outfall.web.apps.assets.models import (
 from outfall.web.apps.core.models import Town
 from outfall.web.apps.enforcement.models import EnforcementCase
 from outfall.web.apps.idde.models import Investigation
+from outfall.web.apps.kit.replica import report_database
+from outfall.web.apps.ms4.ledger import treated_acres_of
 from outfall.web.apps.ms4.models import NarrativeSection, ReportNarrative
 from outfall.web.apps.permits.models import (
     AsBuilt,
@@ -72,11 +74,14 @@ class Measure:
     query: Query
     filter: str
     inventory: bool = False
-    total: str = ""
-    """A field of the records summed (rounded to a whole number) instead of counting them."""
+    total: Callable[[QuerySet], float] | None = None
+    """For a figure that is an amount as well as a count: the amount its records hold."""
+    unit: str = ""
 
     def records(self, period: Period) -> QuerySet:
-        return self.query(period)
+        """The records counted in `period`, read from the read replica when there is one (a
+        report may be seconds behind: kit.replica)."""
+        return self.query(period).using(report_database())
 
 
 @dataclass(frozen=True)
@@ -136,6 +141,11 @@ def _flow_removed(p: Period) -> QuerySet:
     return _removed(p).filter(flow_removed_gpd__isnull=False)
 
 
+def _flow_of(investigations: QuerySet) -> float:
+    """The estimated flow the eliminations removed, gallons per day, summed."""
+    return float(investigations.aggregate(flow=Sum("flow_removed_gpd"))["flow"] or 0)
+
+
 def _cleaned(p: Period) -> QuerySet:
     cleanings = CatchBasinCleaning.objects.filter(_in("cleaned_on", p))
     return Asset.objects.filter(
@@ -149,6 +159,12 @@ def _permit_records(model, field: str, via: str = "application") -> Query:
 
 def _article_ii_cases(p: Period) -> QuerySet:
     return EnforcementCase.objects.filter(_in("opened_on", p), town=p.town, article="II")
+
+
+def _bmps_built(p: Period) -> QuerySet:
+    return Permit.objects.filter(
+        application__town=p.town, application__construction_completed_on__lte=p.end
+    ).select_related("application")
 
 
 def _catchments(field: str) -> Query:
@@ -227,12 +243,13 @@ MEASURES: tuple[Measure, ...] = (
     ),
     Measure(
         "illicit_discharge_flow_removed_gpd",
-        "Estimated flow of illicit discharges removed (gallons per day)",
+        "Illicit discharges removed with their estimated flow (gallons per day)",
         IDDE,
         _flow_removed,
-        "the estimated flow (gallons per day) recorded at the closing of each investigation of "
-        "a prohibited discharge closed in the period with the discharge eliminated, summed",
-        total="flow_removed_gpd",
+        "investigations of a prohibited discharge closed in the period with the discharge "
+        "eliminated and its estimated flow recorded at the closing; the flow is their sum",
+        total=_flow_of,
+        unit="gallons per day",
     ),
     Measure(
         "construction_permits_reviewed",
@@ -287,6 +304,17 @@ MEASURES: tuple[Measure, ...] = (
         "O&M reports (§ 267-20) of work performed in the period",
     ),
     Measure(
+        "bmp_treated_area_acres",
+        "Permits whose structural BMPs are built, with the impervious area they treat (acres)",
+        POST_CONSTRUCTION,
+        _bmps_built,
+        "permits whose construction is complete by the year's end; the area is the impervious "
+        "acres their BMPs treat in each one's latest site review (the site file's treats)",
+        inventory=True,
+        total=treated_acres_of,
+        unit="acres",
+    ),
+    Measure(
         "bmps_inventoried",
         "Structural BMPs in the inventory",
         POST_CONSTRUCTION,
@@ -310,12 +338,6 @@ NOT_HELD: tuple[NotHeld, ...] = (
         IDDE,
         "SSOs are not recorded in outfall.",
     ),
-    NotHeld(
-        "bmp_treated_area_acres",
-        "Area treated by the inventoried BMPs (acres)",
-        POST_CONSTRUCTION,
-        "A BMP's treated area is not yet recorded on the structure or the permit.",
-    ),
 )
 
 
@@ -326,16 +348,16 @@ class Figure:
     measure: Measure
     ids: list[int]
     cumulative_ids: list[int]
-    amount: int | None = None
-    cumulative_amount: int | None = None
+    total: float | None = None
+    cumulative_total: float | None = None
 
     @property
     def count(self) -> int:
-        return self.amount if self.measure.total else len(self.ids)
+        return len(self.ids)
 
     @property
     def cumulative(self) -> int:
-        return self.cumulative_amount if self.measure.total else len(self.cumulative_ids)
+        return len(self.cumulative_ids)
 
 
 REPORT_PARTS: tuple[tuple[str, str, str | None], ...] = (
@@ -459,6 +481,15 @@ class AnnualReport:
             },
             "counts": {f.measure.key: f.count for f in self.figures},
             "cumulative": {f.measure.key: f.cumulative for f in self.figures},
+            "totals": {
+                f.measure.key: {
+                    "unit": f.measure.unit,
+                    "value": f.total,
+                    "cumulative": f.cumulative_total,
+                }
+                for f in self.figures
+                if f.measure.total is not None
+            },
             "cumulative_since": self.effective.isoformat(),
             "sources": {
                 f.measure.key: {
@@ -468,7 +499,6 @@ class AnnualReport:
                     "filter": f.measure.filter,
                     "ids": f.ids,
                     "cumulative_ids": f.cumulative_ids,
-                    **({"summed": f.measure.total} if f.measure.total else {}),
                 }
                 for f in self.figures
             },
@@ -491,15 +521,11 @@ def _ids(queryset: QuerySet) -> list[int]:
     return sorted(queryset.values_list("pk", flat=True).distinct())
 
 
-def _summed(measure: Measure, records: QuerySet) -> int | None:
-    if not measure.total:
-        return None
-    return round(records.aggregate(total=Sum(measure.total))["total"] or 0)
-
-
-def _figure(measure: Measure, period: Period, since: Period) -> Figure:
-    year, whole = measure.records(period), measure.records(since)
-    return Figure(measure, _ids(year), _ids(whole), _summed(measure, year), _summed(measure, whole))
+def _figure(m: Measure, period: Period, since: Period) -> Figure:
+    records, cumulative = m.records(period), m.records(since)
+    if m.total is None:
+        return Figure(m, _ids(records), _ids(cumulative))
+    return Figure(m, _ids(records), _ids(cumulative), m.total(records), m.total(cumulative))
 
 
 def annual_report_get(town: Town, year: int) -> AnnualReport:

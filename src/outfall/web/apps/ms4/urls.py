@@ -1,3 +1,4 @@
-from outfall.web.apps.ms4.views import app_name, urlpatterns
+from outfall.web.apps.ms4 import pages, views
 
-__all__ = ["app_name", "urlpatterns"]
+app_name = views.app_name
+urlpatterns = [*views.urlpatterns, *pages.urlpatterns]

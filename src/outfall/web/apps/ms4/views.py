@@ -102,6 +102,9 @@ REPORT_COLUMNS = (
     column("Figure", "label"),
     column("This permit year", "year"),
     column("Since the permit took effect", "cumulative"),
+    column("Amount this permit year", "amount"),
+    column("Amount since the permit took effect", "cumulative_amount"),
+    column("Unit", "unit"),
     column("What is counted", "what"),
     column("Records counted", "records"),
 )
@@ -119,6 +122,9 @@ def report_rows(report) -> list[dict]:
                     "label": f.measure.label,
                     "year": f.count,
                     "cumulative": "in the inventory" if f.measure.inventory else f.cumulative,
+                    "amount": f.total,
+                    "cumulative_amount": None if f.measure.inventory else f.cumulative_total,
+                    "unit": f.measure.unit,
                     "what": f.measure.filter[:1].upper() + f.measure.filter[1:],
                     "records": len(f.ids),
                 }

@@ -104,3 +104,24 @@ class AdoptForm(AccessibleForm):
         "Date the regulation takes effect",
         help_text="The bylaw sets none; not before the Board's vote (the project's reading).",
     )
+
+
+class ConfirmValueForm(AccessibleForm):
+    """A figure of the engineering tables, the value read from its source and where it was
+    read (§ 267-19B(3)); the service checks the value's bounds."""
+
+    figure = forms.ChoiceField(label="Figure confirmed")
+    value = forms.FloatField(label="Value read from the source")
+    source = forms.CharField(
+        label="Source it was read from",
+        max_length=300,
+        help_text="Document, edition, table and page, e.g. MassDEP Stormwater Handbook (2008), "
+        "Vol. 3 Ch. 1, Table 2.3.2, p. 15.",
+    )
+
+    def __init__(self, *args, figures=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["figure"].choices = [
+            (f.ref, f"{f.label} (the table holds {f.value:g} {f.unit}: {f.status_words})")
+            for f in figures
+        ]

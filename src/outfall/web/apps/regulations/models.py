@@ -67,3 +67,39 @@ class Regulation(models.Model):
             f"Planning Board regulation {self.number} ({self.title}), adopted "
             f"{self.voted_on.isoformat() if self.voted_on else 'not yet'}"
         )
+
+
+class DataConfirmation(models.Model):
+    """A figure of the engineering tables a reviewer checked against its source and confirmed
+    for the town (`compliance.provenance`): laid over the town's parameters as a dated, cited
+    override (`selectors.confirmed_overrides`), so later site reviews read it and name it as the
+    value's layer. A later confirmation of the same figure replaces it; none is ever changed."""
+
+    town = models.ForeignKey(Town, on_delete=models.PROTECT, related_name="data_confirmations")
+    figure = models.CharField(max_length=100, help_text="the figure confirmed (its provenance ref)")
+    value = models.FloatField()
+    source = models.CharField(
+        max_length=300, help_text="where the value was read: document, edition, table, page"
+    )
+    confirmed_on = models.DateField()
+    confirmed_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-confirmed_on", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.figure} = {self.value:g}"
+
+    @property
+    def value_text(self) -> str:
+        return f"{self.value:g}"
+
+    @property
+    def layer(self) -> str:
+        """How the override layer names this confirmation in every review that reads it."""
+        who = self.confirmed_by.get_full_name() or self.confirmed_by.get_username()
+        day = self.confirmed_on
+        return f"value confirmed by {who} on {day:%B} {day.day}, {day.year}"

@@ -1,7 +1,9 @@
 """Who may see and change the Board's rules and regulations: one table, asked by the pages and
 the tests. The Board adopts them (§ 267-17B); its clerk drafts them, schedules and advertises
 the hearing and records the vote on the Board's behalf; a member of the Board may do the same.
-The adopted regulations in force are public (their own page, without logging in)."""
+The adopted regulations in force are public (their own page, without logging in). A figure of the
+engineering tables is confirmed against its source by a reviewer (or the town's administrator),
+and the Board's staff see what was confirmed (§ 267-19B(3))."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from dataclasses import dataclass
 from outfall.web.apps.core.roles import Role
 from outfall.web.apps.kit.policy import holds, refuse_unless, role_set
 
-CLERK, BOARD = Role.CLERK, Role.BOARD
+CLERK, BOARD, REVIEWER = Role.CLERK, Role.BOARD, Role.REVIEWER
 
 
 @dataclass(frozen=True)
@@ -29,11 +31,13 @@ ACTIONS: dict[str, Rule] = {
     "regulation.hearing": _rule(CLERK, BOARD),
     "regulation.vote": _rule(CLERK, BOARD),
     "regulation.adopt": _rule(CLERK, BOARD),
+    "data.view": Rule(role_set(CLERK, BOARD, REVIEWER), "§ 267-19B(3)"),
+    "data.confirm": Rule(role_set(REVIEWER), "§ 267-19B(3)"),
 }
 
 
 def can(user, action: str, obj=None, town=None) -> bool:
-    """Whether `user` may take `action` on `obj` (a regulation) or in `town`."""
+    """Whether `user` may take `action` on `obj` (a regulation or a confirmation) or in `town`."""
     return holds(user, ACTIONS[action].roles, obj.town if obj is not None else town)
 
 

@@ -1,7 +1,8 @@
 """Writes of the Board's regulations (§ 267-17B), each one transaction: the policy asked, the
 version read again and locked, the lifecycle's step taken (its guard asks the law), the fields
 it changes saved alone and one audit row citing the section. An adopted version has no step
-left, so nothing here can change it; a new version supersedes it."""
+left, so nothing here can change it; a new version supersedes it. A reviewer's confirmation of a
+table figure is a new row too (§ 267-19B(3)), never an edit."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from outfall.compliance.lifecycle.regulation import (
     RegulationFacts,
     RegulationState,
 )
+from outfall.compliance.provenance import SECTION as DATA_SECTION
+from outfall.compliance.provenance import confirmable_value, confirmed_value_checked
 from outfall.kernel.errors import InputError
 from outfall.law import s267_18_procedure
 from outfall.law.s267_17_administration import (
@@ -29,7 +32,7 @@ from outfall.web.apps.kit.locks import lock_row
 from outfall.web.apps.kit.numbers import next_number
 from outfall.web.apps.kit.snapshots import determination_snapshot
 from outfall.web.apps.kit.writes import audit, save_fields, write_lock
-from outfall.web.apps.regulations.models import Regulation
+from outfall.web.apps.regulations.models import DataConfirmation, Regulation
 from outfall.web.apps.regulations.policy import require
 from outfall.web.apps.regulations.selectors import regulation_facts, town_parameters
 
@@ -309,3 +312,49 @@ def regulation_adopt(
             effective_on=effective_on.isoformat(),
         )
     return locked
+
+
+def data_value_confirm(
+    *,
+    town,
+    actor,
+    figure: str,
+    value: float,
+    source: str,
+    today: dt.date | None = None,
+) -> DataConfirmation:
+    """A reviewer's confirmation of a figure of the engineering tables, read from `source`
+    (§ 267-19B(3): design to the 2008 Massachusetts Stormwater Handbook): from today later site
+    reviews of the town read it instead of the table's row, naming it as the value's layer."""
+    require(actor, "data.confirm", town=town)
+    today = _today(today)
+    row = confirmable_value(figure)
+    value = confirmed_value_checked(figure, value)
+    source = " ".join((source or "").split())
+    if not source:
+        raise InputError(
+            "source", source, "name where the value was read (document, table, page)", DATA_SECTION
+        )
+    with transaction.atomic():
+        lock_row(town)
+        confirmation = DataConfirmation.objects.create(
+            town=town,
+            figure=figure,
+            value=value,
+            source=source[:300],
+            confirmed_on=today,
+            confirmed_by=actor,
+        )
+        audit(
+            actor,
+            confirmation,
+            "data.confirm",
+            DATA_SECTION,
+            f"{row.label} confirmed as {value:g} {row.unit} (the table held {row.value:g}) "
+            f"against {confirmation.source}",
+            figure=figure,
+            value=value,
+            table_value=row.value,
+            source=confirmation.source,
+        )
+    return confirmation

@@ -1,20 +1,24 @@
 """The Board's regulations pages (§ 267-17B): the list and each version's page for the clerk and
 the Board, the step pages declared once in `STEPS` (draft, schedule the hearing, record the
 advertisement, the vote, adoption) through the kit's step controller, the hearing notice PDF,
-and the public list of the regulations in force, which needs no login."""
+and the public list of the regulations in force, which needs no login; the table figures a
+reviewer confirmed against their source, and the page that confirms one (§ 267-19B(3))."""
 
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from outfall.compliance.lifecycle.regulation import REGULATION_MACHINE
+from outfall.compliance.provenance import SECTION as DATA_SECTION
+from outfall.compliance.provenance import WHO_MAY_CONFIRM, confirmable_values
 from outfall.law.s267_17_administration import REGULATIONS
 from outfall.web.apps.audit.selectors import audit_list_for_case
-from outfall.web.apps.kit.steps import NewRecords, RecordSteps, Step
+from outfall.web.apps.kit.steps import NewRecords, RecordSteps, Step, step_page
 from outfall.web.apps.regulations import forms as f
 from outfall.web.apps.regulations import policy
 from outfall.web.apps.regulations import services as svc
@@ -22,12 +26,16 @@ from outfall.web.apps.regulations.clocks import clock_list_for
 from outfall.web.apps.regulations.forms import schedule_text
 from outfall.web.apps.regulations.selectors import (
     adopted_list,
+    confirmation_list,
+    confirmation_list_visible_to,
     regulation_facts,
     regulation_get,
     regulation_list_visible_to,
     regulations_in_force,
     setting_label,
 )
+
+PER_PAGE = 50
 
 
 def _url(reg) -> str:
@@ -198,6 +206,68 @@ def regulation_list(request):
             "may_draft": policy.can(request.user, "regulation.draft", town=request.town),
         },
     )
+
+
+def _confirmable(town) -> list:
+    """The figures a reviewer may confirm, the unverified first, each with the town's latest
+    confirmation (if any)."""
+    latest = {}
+    for c in confirmation_list(town):
+        latest.setdefault(c.figure, c)
+    figures = sorted(confirmable_values().values(), key=lambda f: not f.unverified)
+    return [{"figure": f, "confirmed": latest.get(f.ref)} for f in figures]
+
+
+@login_required
+@require_GET
+def data_list(request):
+    """The table figures behind the site reviews a reviewer may confirm against their source, and
+    the town's confirmations, newest first (§ 267-19B(3))."""
+    policy.require(request.user, "data.view", town=request.town)
+    rows = confirmation_list_visible_to(request.user, request.town)
+    return render(
+        request,
+        "regulations/data.html",
+        {
+            "page": Paginator(rows, PER_PAGE).get_page(request.GET.get("page")),
+            "figures": _confirmable(request.town),
+            "may_confirm": policy.can(request.user, "data.confirm", town=request.town),
+            "who": WHO_MAY_CONFIRM,
+            "section": DATA_SECTION,
+        },
+    )
+
+
+@login_required
+def data_confirm(request):
+    """A reviewer confirms one figure with the source it was read from (`?figure=` opens the page
+    on it); later site reviews read the confirmed value and name it as its layer."""
+    town = request.town
+    policy.require(request.user, "data.confirm", town=town)
+    figures = list(confirmable_values().values())
+    posted = request.method == "POST"
+    asked = request.GET.get("figure", "")
+    initial = {"figure": asked} if asked in confirmable_values() else None
+    form = f.ConfirmValueForm(request.POST if posted else None, initial=initial, figures=figures)
+
+    def perform(data: dict) -> tuple[str, str]:
+        done = svc.data_value_confirm(town=town, actor=request.user, **data)
+        figure = confirmable_values()[done.figure]
+        return (
+            f"{figure.label} confirmed as {done.value:g} {figure.unit}; later site reviews read it.",
+            reverse("regulations:data"),
+        )
+
+    context = {
+        "title": "Confirm a figure against its source",
+        "section": DATA_SECTION,
+        "back": reverse("regulations:data"),
+        "back_label": "Back to the figures behind the site reviews",
+        "intro": "The site review reads the confirmed value instead of the table's from now on, "
+        "and names this confirmation as the value's source. Only "
+        f"{WHO_MAY_CONFIRM} may confirm.",
+    }
+    return step_page(request, form=form, perform=perform, context=context)
 
 
 @require_GET

@@ -18,6 +18,8 @@ from outfall.compliance.lifecycle.idde import (
 )
 from outfall.law import s267_07_discharges
 from outfall.law.determination import Reason
+from outfall.web.apps.assets.models import Catchment
+from outfall.web.apps.assets.selectors import Place, catchment_of, place_of_asset
 from outfall.web.apps.idde.models import DischargeDetermination, Investigation
 from outfall.web.apps.idde.selectors.visible import dpw_rows
 from outfall.web.apps.kit.selectors import row_or_404
@@ -80,3 +82,23 @@ def investigation_steps(investigation: Investigation) -> list[Step]:
         reasons = blockers("investigation", t.name, investigation.state, facts)
         out.append(Step(t.name, t.label, t.section, tuple(reasons)))
     return out
+
+
+def investigation_place(inv: Investigation) -> Place:
+    """The catchment an investigation belongs to: its structure's, else its catchment
+    investigation's outfall's, else the place of the report it came from (MA MS4 General
+    Permit (2016), Part 2.3.4.8, recalled)."""
+    if inv.asset_id is not None:
+        return place_of_asset(inv.asset)
+    if inv.catchment_investigation_id is not None:
+        outfall = inv.catchment_investigation.outfall
+        return Place(
+            outfall,
+            Catchment.objects.filter(outfall=outfall).first(),
+            f"Opened from the catchment investigation {inv.catchment_investigation.number}.",
+            [],
+        )
+    report = inv.report
+    if report is not None:
+        return catchment_of(inv.town, report.latitude, report.longitude, n=1)
+    return Place(None, None, "Neither a structure nor a located report is linked.", [])

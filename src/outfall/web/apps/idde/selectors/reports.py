@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import datetime as dt
 import hmac
-import math
 from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from outfall.compliance.lifecycle.idde import REPORT_STATE_LABELS, ReportState
+from outfall.kernel.geo import box_around, distance_m
+from outfall.web.apps.assets import policy as assets_policy
+from outfall.web.apps.assets.selectors import Place, catchment_of
 from outfall.web.apps.idde.models import Report
 from outfall.web.apps.idde.selectors.visible import dpw_rows
 from outfall.web.apps.idde.services.reports import FLOWING_CHOICES, SEEN_CHOICES, token_digest
@@ -23,8 +25,7 @@ from outfall.web.apps.kit.selectors import row_or_404
 
 NEARBY_METRES = 150.0
 NEARBY_DAYS = 7
-EARTH_RADIUS_M = 6_371_000.0
-METRES_PER_DEGREE_LAT = 111_320.0
+NEAREST_STRUCTURES = 3
 
 
 def report_list_visible_to(user, *, town=None, status: str | None = None) -> QuerySet[Report]:
@@ -122,11 +123,10 @@ def report_list_nearby(
     ).exclude(pk=report.pk)
     near = Q(pk__in=[])
     if report.latitude is not None:
-        dlat = metres / METRES_PER_DEGREE_LAT
-        dlon = dlat / max(math.cos(math.radians(report.latitude)), 1e-6)
+        box = box_around(report.latitude, report.longitude, metres)
         near |= Q(
-            latitude__range=(report.latitude - dlat, report.latitude + dlat),
-            longitude__range=(report.longitude - dlon, report.longitude + dlon),
+            latitude__range=(box.min_lat, box.max_lat),
+            longitude__range=(box.min_lon, box.max_lon),
         )
     address = _normal_address(report.address)
     if address:
@@ -164,13 +164,69 @@ def report_state_label(report: Report) -> str:
     return REPORT_STATE_LABELS.get(ReportState(report.state), report.state)
 
 
-def distance_m(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
-    """Great-circle distance in metres (haversine, spherical Earth of radius 6,371 km)."""
-    p1, p2 = math.radians(lat1), math.radians(lat2)
-    dp, dl = p2 - p1, math.radians(lon2 - lon1)
-    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
-    return 2 * EARTH_RADIUS_M * math.asin(math.sqrt(a))
-
-
 def _normal_address(address: str) -> str:
     return " ".join((address or "").lower().replace(",", " ").split())
+
+
+def report_place(user, report: Report) -> Place | None:
+    """The report's catchment and its nearest structures of the MS4 (`assets.selectors.
+    catchment_of`), for a reader who may see the inventory (§ 267-5); None for anyone else."""
+    if not assets_policy.can(user, "asset.view", town=report.town):
+        return None
+    return catchment_of(report.town, report.latitude, report.longitude, n=NEAREST_STRUCTURES)
+
+
+PUBLIC_ROUNDING = 3
+"""Decimal places a pin is rounded to on the public list: 0.001° is about 110 m north–south
+and 80 m east–west here, enough to show the street, not the house."""
+KIND_WORDS = {"illicit_discharge": "Illicit discharge to the storm drains"}
+"""The kind of a report in words, as Open311 names its service."""
+
+
+@dataclass(frozen=True)
+class PublicReport:
+    """What anyone may know of a report (§ 267-5: the public may follow the Department's work):
+    its number, kind and status in words, the day it was made and where, to about 100 m. Never
+    the reporter, their description (the model marks no description public), photo, address or
+    the exact pin."""
+
+    tracking_number: str
+    kind: str
+    status_label: str
+    submitted_on: dt.date
+    latitude: float | None
+    longitude: float | None
+
+    @property
+    def place(self) -> str:
+        if self.latitude is None:
+            return ""
+        return f"{self.latitude:.{PUBLIC_ROUNDING}f}, {self.longitude:.{PUBLIC_ROUNDING}f}"
+
+
+def report_list_public(town) -> QuerySet[Report]:
+    """The town's reports anyone may see listed, newest first (duplicates are shown once, as
+    the report they repeat)."""
+    return (
+        Report.objects.filter(town=town)
+        .exclude(status=Report.Status.DUPLICATE)
+        .only("tracking_number", "service_code", "status", "submitted_at", "latitude", "longitude")
+        .order_by("-submitted_at", "-pk")
+    )
+
+
+def report_public(report: Report) -> PublicReport:
+    rounded = report.latitude is not None and report.longitude is not None
+    return PublicReport(
+        tracking_number=report.tracking_number,
+        kind=KIND_WORDS.get(report.service_code, "Report to the storm drain system"),
+        status_label=report.get_status_display(),
+        submitted_on=timezone.localdate(report.submitted_at),
+        latitude=round(report.latitude, PUBLIC_ROUNDING) if rounded else None,
+        longitude=round(report.longitude, PUBLIC_ROUNDING) if rounded else None,
+    )
+
+
+def report_get_public(town, tracking_number: str) -> PublicReport | None:
+    report = report_list_public(town).filter(tracking_number=tracking_number).first()
+    return report_public(report) if report else None

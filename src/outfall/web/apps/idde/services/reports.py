@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import io
 import secrets
 from dataclasses import dataclass
 
@@ -32,7 +31,7 @@ from outfall.kernel.errors import InputError
 from outfall.web.apps.core.models import Membership
 from outfall.web.apps.core.roles import Role
 from outfall.web.apps.idde.models import Open311Client, Report, ReportSettings
-from outfall.web.apps.kit.images import image_size_checked
+from outfall.web.apps.kit.images import photo_checked
 from outfall.web.apps.kit.locks import lock_row
 from outfall.web.apps.kit.mail import mail_on_commit, site_url
 from outfall.web.apps.kit.writes import audit, write_lock
@@ -57,14 +56,6 @@ SEEN_CHOICES = (
     ("other", "Something else (describe it)"),
 )
 FLOWING_CHOICES = (("yes", "Yes"), ("no", "No"), ("unknown", "Not sure"))
-IMAGE_SIGNATURES = {
-    ".jpg": (b"\xff\xd8\xff",),
-    ".jpeg": (b"\xff\xd8\xff",),
-    ".png": (b"\x89PNG\r\n\x1a\n",),
-    ".webp": (b"RIFF",),
-}
-IMAGE_FORMATS = {".jpg": "JPEG", ".jpeg": "JPEG", ".png": "PNG", ".webp": "WEBP"}
-IMAGE_TYPES = {"JPEG": "image/jpeg", "PNG": "image/png", "WEBP": "image/webp"}
 
 
 @dataclass(frozen=True)
@@ -140,41 +131,10 @@ def photo_max_bytes() -> int:
 
 
 def report_photo_check(uploaded) -> tuple[bytes, str, str]:
-    """Check a photo by extension, magic bytes and decoding; return it without its metadata.
-
-    Returns (bytes, content type, extension). Location and camera metadata (EXIF) are removed by
-    re-encoding the pixels, so a reporter's photo does not reveal where their phone was.
-    """
-    name = getattr(uploaded, "name", "") or ""
-    ext = ("." + name.rsplit(".", 1)[-1].lower()) if "." in name else ""
-    if ext not in IMAGE_SIGNATURES:
-        raise InputError("photo", name, "a photo must be one of: .jpeg, .jpg, .png, .webp")
-    if uploaded.size > photo_max_bytes():
-        raise InputError(
-            "photo", name, f"is {uploaded.size} bytes; the limit is {photo_max_bytes()}"
-        )
-    uploaded.seek(0)
-    content = uploaded.read()
-    sniffed = any(content.startswith(sig) for sig in IMAGE_SIGNATURES[ext])
-    if not sniffed or (ext == ".webp" and content[8:12] != b"WEBP"):
-        raise InputError("photo", name, f"its content is not a {ext} image")
-    return (*_without_metadata(content, name, IMAGE_FORMATS[ext]), ext)
-
-
-def _without_metadata(content: bytes, name: str, fmt: str) -> tuple[bytes, str]:
-    image_size_checked(content, field="photo", name=name)  # refuses it if Pillow cannot load
-    from PIL import Image, ImageOps, UnidentifiedImageError
-
-    try:
-        Image.open(io.BytesIO(content)).verify()
-        image = ImageOps.exif_transpose(Image.open(io.BytesIO(content)))
-        if fmt == "JPEG" and image.mode not in ("RGB", "L"):
-            image = image.convert("RGB")
-        out = io.BytesIO()
-        image.save(out, fmt, **({"quality": 90} if fmt in ("JPEG", "WEBP") else {}))
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError):
-        raise InputError("photo", name, "is not a readable image") from None
-    return out.getvalue(), IMAGE_TYPES[fmt]
+    """Check a photo by extension, magic bytes and decoding; return it without its metadata
+    (kit.images.photo_checked), so a reporter's photo does not reveal where their phone was.
+    Returns (bytes, content type, extension)."""
+    return photo_checked(uploaded, field="photo", max_bytes=photo_max_bytes())
 
 
 DESCRIPTION_MAX_CHARS = 4000

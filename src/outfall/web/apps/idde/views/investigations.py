@@ -135,6 +135,7 @@ def _detail(request, investigation, *, status=200, refusal=(), **forms):
             "investigation": investigation,
             "state_label": sel.investigation_state_label(investigation),
             "determinations": sel.determination_list(investigation),
+            "place": sel.investigation_place(investigation),
             "steps": sel.investigation_steps(investigation),
             "refusal": refusal,
             "close_form": forms.get("close_form") or f.CloseInvestigationForm(),

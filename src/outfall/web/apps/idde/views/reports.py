@@ -12,12 +12,14 @@ from functools import wraps
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.core.paginator import Paginator
+from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.views.decorators.http import require_GET, require_http_methods
 from django_ratelimit.decorators import ratelimit
 
+from outfall.kernel import legal_style
 from outfall.kernel.errors import InputError
 from outfall.web.apps.core.files import stored_file_response
 from outfall.web.apps.idde import policy
@@ -27,6 +29,8 @@ from outfall.web.apps.idde.selectors import reports as sel
 from outfall.web.apps.idde.services import reports as svc
 from outfall.web.apps.kit.exports import column, exported
 from outfall.web.apps.kit.forms import add_input_error
+from outfall.web.apps.kit.images import PHOTO_TYPES
+from outfall.web.apps.kit.search import map_config
 from outfall.web.apps.kit.steps import RecordSteps, Step
 
 # The columns of the downloaded list of reports (the page's own rows).
@@ -44,13 +48,6 @@ REPORT_COLUMNS = (
 
 DEFAULT_SUBMIT_RATE = "10/h"
 DEFAULT_STATUS_RATE = "60/m"
-# A report photo is stored as PNG, JPEG or WebP (services.reports.report_photo_check).
-PHOTO_TYPES = {
-    ".png": "image/png",
-    ".jpg": "image/jpeg",
-    ".jpeg": "image/jpeg",
-    ".webp": "image/webp",
-}
 
 
 def submit_rate(group, request) -> str:
@@ -246,6 +243,7 @@ def _detail_page(request, report, *, status: int = 200, refusal=(), **forms):
         "nearby": sel.report_list_nearby(report),
         "nearby_metres": int(sel.NEARBY_METRES),
         "nearby_days": sel.NEARBY_DAYS,
+        "place": sel.report_place(request.user, report),
         "investigations": report.investigations.order_by("-opened_on"),
         "may_triage": may_triage,
         "may_investigate": policy.can(request.user, "investigation.manage", obj=report),
@@ -317,8 +315,72 @@ urlpatterns = [
     *REPORT.urls(P + "<int:pk>/", TRIAGE),
 ]
 
+PUBLIC_PER_PAGE = 20
+PUBLIC_MAP_MOST = 500
+
+
+@limited_page
+@require_GET
+def public_report_list(request):
+    """Recent reports, anyone may see (FixMyStreet-like): only their public facts, paginated."""
+    town = request.town
+    page = Paginator(sel.report_list_public(town), PUBLIC_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    markers = ("reports", reverse("idde_public:report_public_map"))
+    return render(
+        request,
+        "idde/reports/public_list.html",
+        {
+            "town": town,
+            "page": page,
+            "reports": [sel.report_public(r) for r in page],
+            "map_config": map_config(town, markers, None),
+            "map_most": PUBLIC_MAP_MOST,
+        },
+    )
+
+
+@limited_page
+@require_GET
+def public_report_map(request):
+    """The most recent reports with a pin, as GeoJSON, each at its rounded place."""
+    features = []
+    for report in sel.report_list_public(request.town).exclude(latitude=None)[:PUBLIC_MAP_MOST]:
+        shown = sel.report_public(report)
+        features.append(
+            {
+                "type": "Feature",
+                "geometry": {"type": "Point", "coordinates": [shown.longitude, shown.latitude]},
+                "properties": {
+                    "number": shown.tracking_number,
+                    "kind": shown.kind,
+                    "status_label": shown.status_label,
+                    "made_on": legal_style.legal_date(shown.submitted_on),
+                    "url": reverse("idde_public:report_public", args=[shown.tracking_number]),
+                },
+            }
+        )
+    return JsonResponse(
+        {"type": "FeatureCollection", "features": features}, content_type="application/geo+json"
+    )
+
+
+@limited_page
+@require_GET
+def public_report(request, tracking_number: str):
+    """One report's public facts."""
+    shown = sel.report_get_public(request.town, tracking_number)
+    if shown is None:
+        raise Http404("No such report")
+    return render(request, "idde/reports/public_report.html", {"report": shown})
+
+
 public_urlpatterns = [
     path("report/", public_report_form, name="report_form"),
+    path("report/recent/", public_report_list, name="report_public_list"),
+    path("report/recent/map.geojson", public_report_map, name="report_public_map"),
+    path("report/recent/<str:tracking_number>/", public_report, name="report_public"),
     path("report/status/", public_status_lookup, name="report_lookup"),
     path(
         "report/status/<str:tracking_number>/<str:token>/",

@@ -16,6 +16,7 @@ from django.utils import timezone
 from outfall.compliance import application_match, lifecycle
 from outfall.compliance.application_match import site_against_application
 from outfall.compliance.lifecycle import PermitState
+from outfall.compliance.provenance import flag_notes
 from outfall.compliance.sitefile import site_from_dict
 from outfall.kernel.errors import InputError
 from outfall.law import s267_18_procedure, s267_19_plan_contents, s267_20_om_plan
@@ -34,6 +35,7 @@ from outfall.web.apps.permits.models import (
     SiteReviewRun,
     Upload,
 )
+from outfall.web.apps.regulations import policy as data_policy
 
 S = PermitState
 PACKAGE_STATES = (S.DRAFT, S.SUBMITTED, S.INCOMPLETE)
@@ -354,6 +356,22 @@ def site_review_get(application: Application, pk: int) -> SiteReviewRun:
     return row_or_404(
         application.site_reviews.select_related("upload", "run_by"), pk, "No such site review"
     )
+
+
+def site_review_data(user, run: SiteReviewRun) -> dict:
+    """What a run says of the figures behind it, in words (`compliance.provenance`): each flag
+    with what it means and the source to check it against, those a reviewer may confirm linked
+    for a reader who may, and the confirmed figures the run read, each naming its layer
+    (§ 267-19B(3))."""
+    result = run.result or {}
+    notes = flag_notes(result.get("flags", []))
+    return {
+        "unverified": [n for n in notes if n.unverified],
+        "other": [n for n in notes if not n.unverified],
+        "confirmed": result.get("confirmed_data", []),
+        "may_confirm": data_policy.can(user, "data.confirm", town=run.application.town),
+        "may_view": data_policy.can(user, "data.view", town=run.application.town),
+    }
 
 
 def site_review_figures(run: SiteReviewRun) -> dict:

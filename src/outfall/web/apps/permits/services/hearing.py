@@ -601,8 +601,9 @@ def decision_record(
     """Put the decision to the Board (§ 267-18F(1)–(3)): the action moved, the day the Board
     votes it, its findings, its numbered conditions, each with its phase, and whether surety is
     required and how much (§ 267-21). It issues only once the Board's vote carries
-    (`decision_issue`); until a member has voted on it the clerk may put it again, which
-    replaces it."""
+    (`decision_issue`); until a member has voted on it, or once the Board's vote on it failed,
+    the clerk may put it (or another motion) again, which replaces it, the audit row keeping the
+    failed motion and its votes."""
     write = case_write(actor, "decision.record", application)
     hearing = _hearing_of(application)
     kind = Decision.Kind(kind)
@@ -636,12 +637,15 @@ def decision_record(
     with transaction.atomic():
         lock_row(application)
         before = related_or_none(application, "decision")
+        failed = None
         if before is not None:
-            if before.issued or before.votes.exists():
+            failed = _failed_motion(application, before)
+            if before.issued or (before.votes.exists() and failed is None):
                 raise InputError(
                     "kind",
                     kind.value,
-                    "members have voted on the decision put to the Board; it stands as put",
+                    "members have voted on the decision put to the Board and its vote has not "
+                    "failed; it stands as put",
                     ACTIONS,
                 )
             before.delete()
@@ -655,11 +659,17 @@ def decision_record(
         )
         created = conditions_create(application, rows, decision=decision)
         surety = f"; surety of ${surety_amount:,.2f} required" if surety_required else ""
+        again = (
+            f" again, the motion of {failed['voted_on']} ({failed['kind'].lower()}) having failed "
+            f"({failed['tally']['ayes']} yes, {failed['tally']['nays']} no)"
+            if failed
+            else ""
+        )
         write.audit(
             decision,
-            "decision.put_to_vote",
-            f"Decision put to the Board for {_iso(voted_on)}: {decision.get_kind_display()}, "
-            f"{len(created)} condition(s){surety}",
+            "decision.put_again" if failed else "decision.put_to_vote",
+            f"Decision put to the Board{again} for {_iso(voted_on)}: "
+            f"{decision.get_kind_display()}, {len(created)} condition(s){surety}",
             section=citation,
             kind=kind.value,
             voted_on=voted_on,
@@ -667,8 +677,27 @@ def decision_record(
             surety_required=surety_required,
             surety_amount=surety_amount if surety_required else None,
             replaced=before is not None,
+            failed_motion=failed,
         )
     return decision
+
+
+def _failed_motion(application: Application, decision: Decision) -> dict | None:
+    """The decision's motion as the Board voted it, when every member sitting has voted, a quorum
+    sat and the law finds it failed under the town's rule (§ 267-18F): what the audit row of putting a
+    decision again keeps of it (the motion, the tally, each member's vote). None otherwise."""
+    if decision.issued:
+        return None
+    matter = decision_matter(application, decision)
+    outcome = matter.determination.outcome if matter.determination else None
+    if outcome is None or not outcome.quorum or outcome.carried:
+        return None
+    return {
+        "kind": decision.get_kind_display(),
+        "voted_on": _iso(decision.voted_on),
+        "tally": matter.tally,
+        "votes": _member_votes(matter.votes),
+    }
 
 
 def decision_issue(application: Application, *, issued_on: dt.date, actor) -> Decision:

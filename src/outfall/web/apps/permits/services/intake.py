@@ -96,6 +96,7 @@ from outfall.web.apps.permits.selectors.intake import (
 )
 from outfall.web.apps.permits.services.checks import not_before
 from outfall.web.apps.permits.services.transitions import application_transition
+from outfall.web.apps.regulations.selectors import town_parameters
 
 S = PermitState
 
@@ -536,9 +537,10 @@ def _store_upload(application, kind, name, data, content_type, actor) -> Upload:
 
 
 def _run_review(application: Application, name: str, text: str):
-    """Parse and review a site file under the case's law date and town (InputError on a mistake)."""
+    """Parse and review a site file under the case's law date and town, with the town's adopted
+    regulations and confirmed table figures laid over its parameters (InputError on a mistake)."""
     site = parse_site(text, source=name)
-    return review_site(site, as_of=application.law_date, town=application.town.slug)
+    return review_site(site, as_of=application.law_date, town=town_parameters(application.town))
 
 
 def _report(review) -> str:

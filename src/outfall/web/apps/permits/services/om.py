@@ -9,12 +9,12 @@ sends its notices only after commit.
 
 from __future__ import annotations
 
-import calendar
 import datetime as dt
 from collections.abc import Iterable
 
 from django.db.models import Max
 
+from outfall.kernel.calendar import months_later
 from outfall.kernel.errors import InputError
 from outfall.law import s267_20_om_plan
 from outfall.web.apps.kit.locks import lock_row
@@ -48,15 +48,6 @@ def _party_add(application, responsibility: str, since: dt.date, name, address, 
         responsibility=responsibility,
         since=since,
         email=email,
-    )
-
-
-def months_later(day: dt.date, months: int) -> dt.date:
-    """The same day `months` calendar months later, or the month's last day when it is shorter."""
-    index = day.month - 1 + months
-    year, month = day.year + index // 12, index % 12 + 1
-    return day.replace(
-        year=year, month=month, day=min(day.day, calendar.monthrange(year, month)[1])
     )
 
 

@@ -23,6 +23,7 @@ from outfall.web.apps.permits.models import Deficiency, GeneratedDocument, Inspe
 from outfall.web.apps.permits.policy import require
 from outfall.web.apps.permits.selectors import application_get
 from outfall.web.apps.permits.selectors import construction as sel
+from outfall.web.apps.permits.selectors.hearing import related_or_none
 from outfall.web.apps.permits.services import construction as svc
 from outfall.web.apps.permits.views.cases import case_for, case_view
 
@@ -118,6 +119,14 @@ def inspection_record(request, pk, stage):
     return CONSTRUCTION.step(request, pk, step)
 
 
+def _surety_initial(application) -> dict:
+    """The form opens on the amount the Board's decision required (§ 267-21), if it did."""
+    decision = related_or_none(application, "decision")
+    if decision is None or not decision.surety_required or decision.surety_amount is None:
+        return {}
+    return {"amount": decision.surety_amount}
+
+
 def _deficiency(application, item: int):
     rows = Deficiency.objects.filter(inspection__application=application)
     return row_or_404(rows, item, "No such record")
@@ -149,6 +158,7 @@ PAGES = (
         svc.surety_post,
         "Surety recorded.",
         form_kwargs=lambda a: {"allowed_forms": _allowed_surety_forms(a)},
+        initial=_surety_initial,
     ),
     page(
         "surety_counsel",

@@ -152,6 +152,7 @@ def intake_site_review(request, pk: int, run: int):
             "application": application,
             "run": found,
             "figures": sel.site_review_figures(found),
+            "data": sel.site_review_data(request.user, found),
             "match": sel.site_review_match(application, found),
             "can_edit": actions["edit"] or actions["upload"],
             "refusal": refusal,

@@ -1,5 +1,5 @@
-"""The public record, without logging in: hearing notices, agendas and decisions (§ 267-18E,
-§ 267-18F, § 267-18G). Only public cases and public documents are shown; every page is
+"""The public record, without logging in: hearing notices (of applications, § 267-18E, and of
+the Board's rules and regulations, § 267-17B), agendas and decisions (§ 267-18F, § 267-18G). Only public cases and public documents are shown; every page is
 rate-limited per address and answers 429 when the limit is passed.
 """
 
@@ -19,6 +19,10 @@ from outfall.web.apps.core.files import stored_file_response
 from outfall.web.apps.permits.forms.hearing import AgendaDateForm
 from outfall.web.apps.permits.models import GeneratedDocument
 from outfall.web.apps.permits.selectors import hearing as selectors
+from outfall.web.apps.regulations.selectors import (
+    regulation_hearings_noticed,
+    regulation_notice_public,
+)
 
 DEFAULT_PUBLIC_RATE = "60/m"
 
@@ -51,11 +55,29 @@ def public_index(request):
 
 @public_page
 def public_notices(request):
+    """The hearings noticed: on permit applications (§ 267-18E) and on the Board's rules and
+    regulations (§ 267-17B), each with its legal notice."""
     today = timezone.localdate()
     return render(
         request,
         "permits/public/notices.html",
-        {"town": request.town, "rows": selectors.public_hearing_notices(request.town, today)},
+        {
+            "town": request.town,
+            "rows": selectors.public_hearing_notices(request.town, today),
+            "regulations": regulation_hearings_noticed(request.town, today),
+        },
+    )
+
+
+@public_page
+def public_regulation_notice(request, pk: int):
+    """The legal notice of a hearing on the Board's rules and regulations (§ 267-17B)."""
+    reg = regulation_notice_public(pk)
+    return stored_file_response(
+        reg.notice,
+        filename=f"{reg.number}-hearing-notice.pdf",
+        content_type="application/pdf",
+        public=True,
     )
 
 
@@ -109,4 +131,9 @@ urlpatterns = [
     path(P + "agendas/", public_agendas, name="public_agendas"),
     path(P + "decisions/", public_decisions, name="public_decisions"),
     path(P + "documents/<int:document_id>.pdf", public_document, name="public_document"),
+    path(
+        P + "regulations/<int:pk>/notice.pdf",
+        public_regulation_notice,
+        name="public_regulation_notice",
+    ),
 ]

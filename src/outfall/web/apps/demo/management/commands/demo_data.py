@@ -138,9 +138,13 @@ class Command(BaseCommand):
         self.stdout.write("")
         self.stdout.write(f"Demo cases ({len(rows)}), all fictional:")
         width = max((len(a.number) for a in rows), default=6)
-        self.stdout.write(f"  {'Case':<{width}}  {'Town':<10}  {'State':<26}  Title")
+        state = max((len(a.state_label) for a in rows), default=5)
+        town = max((len(a.town.name) for a in rows), default=4)
+        self.stdout.write(f"  {'Case':<{width}}  {'Town':<{town}}  {'State':<{state}}  Title")
         for a in rows:
-            self.stdout.write(f"  {a.number:<{width}}  {a.town.slug:<10}  {a.state:<26}  {a.title}")
+            self.stdout.write(
+                f"  {a.number:<{width}}  {a.town.name:<{town}}  {a.state_label:<{state}}  {a.title}"
+            )
         missing = [s for s in PermitState if s.value not in {a.state for a in rows}]
         if missing:
             self.stdout.write(

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("assets", "0002_inventory_screening_settings"),
+        ("assets", "0005_screeningvisit_photo"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
