@@ -175,7 +175,7 @@ def test_the_deadlines_are_the_open_clocks_each_caller_may_see(as_who, case, who
         assert response.status_code == 401
         return
     assert response.status_code == 200
-    clocks = response.json()
+    clocks = [c for c in response.json() if c["source"] != "ms4"]  # the DPW's MS4 program too
     assert bool(clocks) == (who in SEES_THE_CASE)
     for clock in clocks:
         assert clock["key"] == "deficiency_correct_by"

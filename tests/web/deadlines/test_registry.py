@@ -19,7 +19,18 @@ APPS = Path(selectors.__file__).resolve().parents[1]
 def test_every_app_that_keeps_clocks_is_in_the_registry():
     with_clocks = {p.parent.name for p in APPS.glob("*/clocks.py")} - {"kit"}
     listed = {m.__name__.split(".")[-2] for m in selectors.CLOCK_SOURCES}
-    assert with_clocks == listed == {"permits", "enforcement", "idde", "assets", "regulations"}
+    assert (
+        with_clocks
+        == listed
+        == {
+            "permits",
+            "enforcement",
+            "idde",
+            "assets",
+            "regulations",
+            "ms4",
+        }
+    )
 
 
 @pytest.mark.parametrize("source", selectors.CLOCK_SOURCES, ids=lambda m: m.__name__)

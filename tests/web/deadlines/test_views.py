@@ -146,11 +146,13 @@ def test_the_feed_holds_one_all_day_event_per_clock_the_owner_may_see(
     events = Calendar.from_ical(response.content).walk("VEVENT")
     expected = clock_list_visible_to(people[who])
     assert {str(e["UID"]) for e in events} == {c.uid for c in expected}
-    assert bool(events) == (who in SEES_THE_CASE)
+    of_the_case = [e for e in events if "/dpw/ms4/" not in str(e.get("URL", ""))]
+    assert bool(of_the_case) == (who in SEES_THE_CASE)
     for event in events:
         start = event.decoded("DTSTART")
         assert isinstance(start, dt.date) and not isinstance(start, dt.datetime)
         assert event.decoded("DTEND") == start + dt.timedelta(days=1)
+    for event in of_the_case:
         assert "§ 267-18" in str(event["DESCRIPTION"])
 
 

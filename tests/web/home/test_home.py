@@ -123,9 +123,10 @@ def test_permit_staff_see_the_cases_by_state_without_drafts_or_other_towns(
 
 
 @pytest.mark.parametrize("who", OTHER_STAFF)
-def test_dpw_staff_see_their_role_but_no_permit_cases(client, people, caseload, who):
+def test_dpw_staff_see_their_worklist_but_no_permit_cases(client, people, caseload, who):
     page = _home(client, people[who])
-    assert 'id="no-permit-cases"' in page
+    assert "Your worklist at the Department of Public Works" in page
+    assert 'id="no-permit-cases"' not in page
     assert "Clocks needing attention" not in page
     assert "Your applications" not in page
     for case in (caseload["near"], caseload["closed"]):

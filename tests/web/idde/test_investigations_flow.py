@@ -156,10 +156,14 @@ def test_a_prohibited_discharge_closes_only_when_eliminated(staff, investigation
     url = f"/dpw/idde/investigations/{investigation.pk}/close/"
     wrong = staff.post(url, {"reason": "no_discharge"})
     assert wrong.status_code == 400 and "possible only from" in wrong.content.decode()
-    assert staff.post(url, {"reason": "eliminated", "note": "Pipe capped"}).status_code == 302
+    unestimated = staff.post(url, {"reason": "eliminated", "note": "Pipe capped"})
+    assert unestimated.status_code == 400
+    assert "Estimated flow removed (gallons per day)" in unestimated.content.decode()
+    closed = {"reason": "eliminated", "note": "Pipe capped", "flow_removed_gpd": "120"}
+    assert staff.post(url, closed).status_code == 302
     investigation.refresh_from_db()
     assert (investigation.state, investigation.discharge_eliminated) == ("closed", True)
-    assert investigation.closing_note == "Pipe capped"
+    assert (investigation.closing_note, investigation.flow_removed_gpd) == ("Pipe capped", 120)
 
 
 def test_firefighting_water_is_exempt_and_the_investigation_closes(staff, investigation):

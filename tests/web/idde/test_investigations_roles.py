@@ -73,7 +73,7 @@ def test_evaluating_referring_and_closing(client, people, investigation, who):
     assert evaluated.status_code == _expected(who, ok=302)
     referred = c.post(f"{base}/refer/")
     assert referred.status_code == _expected(who, ok=302)
-    closed = c.post(f"{base}/close/", {"reason": "eliminated"})
+    closed = c.post(f"{base}/close/", {"reason": "eliminated", "flow_removed_gpd": "40"})
     assert closed.status_code == _expected(who, ok=302)
     investigation.refresh_from_db()
     assert investigation.state == ("closed" if who in DPW else "investigating")

@@ -100,7 +100,7 @@ def test_another_towns_records_are_never_counted(norfolk, exampleton, dpw):
 def test_what_the_records_cannot_hold_is_not_held_never_zero(norfolk):
     data = annual_report_get(norfolk, 2026).as_dict()
     not_held = {n["key"] for n in data["not_held"]}
-    assert {"sanitary_sewer_overflows", "illicit_discharge_flow_removed_gpd"} <= not_held
+    assert "sanitary_sewer_overflows" in not_held
     assert not not_held & set(data["counts"])
 
 
@@ -119,7 +119,8 @@ def test_the_command_prints_one_json_object_with_counts_cumulative_and_sources(n
     assert all(isinstance(v, int) for v in [*data["counts"].values(), *data["cumulative"].values()])
     for key, count in data["counts"].items():
         source = data["sources"][key]
-        assert set(source) >= {"model", "filter", "ids"} and len(source["ids"]) == count
+        assert set(source) >= {"model", "filter", "ids"}
+        assert len(source["ids"]) == count
     assert data["sources"]["outfalls_screened_dry_weather"]["model"] == "assets.Asset"
 
 
@@ -170,10 +171,9 @@ def test_each_figure_links_to_exactly_the_records_it_counts(
     for measure in MEASURES:
         page = client.get(f"/dpw/ms4/annual-report/2026/{measure.key}/")
         assert page.status_code == 200
+        listed = sorted(r.pk for r in page.context["page"].object_list)
+        assert listed == report.figure(measure.key).ids
         assert page.context["page"].paginator.count == report.figure(measure.key).count
-        assert (
-            sorted(r.pk for r in page.context["page"].object_list) == report.figure(measure.key).ids
-        )
     shown = client.get("/dpw/ms4/annual-report/2026/construction_inspections/").content.decode()
     assert "SMP-TEST-001" in shown and f'href="/permits/{case.pk}/"' not in shown
     assert client.get("/dpw/ms4/annual-report/2026/no_such_figure/").status_code == 404

@@ -210,6 +210,11 @@ class FindingsForm(AccessibleForm):
     findings = text_area("Findings", rows=5)
 
 
+class CleaningForm(AccessibleForm):
+    cleaned_on = date_field("Cleaned on")
+    note = text_area("Note", required=False, rows=3, help_text="What was removed, by whom.")
+
+
 class CloseForm(AccessibleForm):
     closed_on = date_field("Closed on")
 

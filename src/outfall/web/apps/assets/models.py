@@ -253,3 +253,20 @@ class CatchmentInvestigation(models.Model):
     @property
     def number(self) -> str:
         return f"CI-{self.pk}"
+
+
+class CatchBasinCleaning(models.Model):
+    """A catch basin cleaned on a day (the good-housekeeping program's record; MA MS4 General
+    Permit (2016), Part 2.3.7)."""
+
+    asset = models.ForeignKey(Asset, on_delete=models.PROTECT, related_name="cleanings")
+    cleaned_on = models.DateField()
+    note = models.TextField(blank=True, help_text="what was removed, its amount, by whom")
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-cleaned_on", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["asset", "cleaned_on"], name="one_cleaning_a_day")
+        ]

@@ -30,6 +30,7 @@ ACTIONS: dict[str, Rule] = {
     "asset.view": _rule(STAFF, DIRECTOR, citation="§ 267-5"),
     "asset.edit": _rule(STAFF, DIRECTOR, citation="§ 267-5"),
     "asset.import": _rule(STAFF, DIRECTOR, citation="§ 267-5"),
+    "cleaning.record": _rule(STAFF, DIRECTOR, citation="§ 267-5"),
     "screening.view": _rule(STAFF, DIRECTOR, citation="§ 267-1"),
     "screening.schedule": _rule(STAFF, DIRECTOR, citation="§ 267-1"),
     "screening.record": _rule(STAFF, DIRECTOR, citation="§ 267-1"),

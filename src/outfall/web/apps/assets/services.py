@@ -29,6 +29,7 @@ from outfall.web.apps.assets.geojson import (
 )
 from outfall.web.apps.assets.models import (
     Asset,
+    CatchBasinCleaning,
     Catchment,
     CatchmentInvestigation,
     SampleResult,
@@ -637,6 +638,41 @@ def catchment_close(ci: CatchmentInvestigation, *, closed_on: dt.date, actor):
         for case in (ci, ci.outfall):
             audit(actor, ci, "catchment.close", CATCHMENT, summary, case=case)
     return ci
+
+
+def cleaning_record(
+    asset: Asset, *, cleaned_on: dt.date, note: str = "", actor
+) -> CatchBasinCleaning:
+    """Record that a catch basin was cleaned on `cleaned_on` (the good-housekeeping record the
+    MS4 annual report counts; the Department's maintenance of the system, § 267-5). One
+    cleaning a day per basin; never a day still to come."""
+    policy.require(actor, "cleaning.record", asset)
+    if asset.kind != Asset.Kind.CATCH_BASIN:
+        raise InputError(
+            "asset", asset.asset_id, f"is a {asset.get_kind_display().lower()}, not a catch basin"
+        )
+    if cleaned_on > timezone.localdate():
+        raise InputError("cleaned_on", cleaned_on.isoformat(), "is in the future", INVENTORY)
+    with transaction.atomic():
+        asset = lock_row(asset, "town")
+        if asset.cleanings.filter(cleaned_on=cleaned_on).exists():
+            raise InputError(
+                "cleaned_on", cleaned_on.isoformat(), "a cleaning of that day is recorded already"
+            )
+        cleaning = CatchBasinCleaning.objects.create(
+            asset=asset, cleaned_on=cleaned_on, note=(note or "").strip(), recorded_by=actor
+        )
+        audit(
+            actor,
+            cleaning,
+            "asset.cleaned",
+            INVENTORY,
+            f"{asset.asset_id} cleaned on {cleaned_on.isoformat()}",
+            case=asset,
+            cleaned_on=cleaned_on.isoformat(),
+            note=cleaning.note,
+        )
+    return cleaning
 
 
 # ------------------------------------------------------------------ catchments

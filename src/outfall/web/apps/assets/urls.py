@@ -29,6 +29,7 @@ urlpatterns = [
     path(C + "<int:pk>/", views.catchment_detail, name="catchment"),
     # The steps on one record, each declared once in the views.
     *views.ASSET.urls("<int:pk>/", views.EDIT),
+    *views.ASSET.urls("<int:pk>/", views.CLEANING),
     *views.VISIT.urls(S + "visits/<int:pk>/", views.SAMPLE),
     *views.CATCHMENT.urls(C + "<int:pk>/", views.CATCHMENT_STEPS),
 ]

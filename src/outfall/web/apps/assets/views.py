@@ -527,6 +527,9 @@ VISIT = _record_pages(sel.visit_get, "assets:visit", require_on=lambda visit: vi
 CATCHMENT = _record_pages(sel.catchment_get, "assets:catchment")
 
 
+CLEANINGS_SHOWN = 10
+
+
 def _asset_page(user, asset) -> dict:
     screened = asset.kind in sel.SCREENED_KINDS
     return {
@@ -535,6 +538,9 @@ def _asset_page(user, asset) -> dict:
         "line": asset.line,
         "extra": asset.properties or {},
         "may_edit": can(user, "asset.edit", asset),
+        "may_clean": can(user, "cleaning.record", asset) and asset.kind == asset.Kind.CATCH_BASIN,
+        "cleanings": asset.cleanings.select_related("recorded_by")[:CLEANINGS_SHOWN],
+        "cleaning_count": asset.cleanings.count(),
         "may_screen": can(user, "screening.record", asset) and screened,
         "may_investigate": can(user, "catchment.manage", asset) and screened,
         "screened": screened,
@@ -629,6 +635,17 @@ EDIT = (
         title=lambda asset: f"Record the catchment of {asset.asset_id}",
         action="asset.edit",
         initial=sel.catchment_area_initial,
+    ),
+)
+CLEANING = (
+    Step(
+        "cleaning_new",
+        "cleanings/new/",
+        f.CleaningForm,
+        svc.cleaning_record,
+        lambda asset, saved: f"Cleaning of {asset.asset_id} recorded.",
+        title=lambda asset: f"Record a cleaning of {asset.asset_id}",
+        action="cleaning.record",
     ),
 )
 SAMPLE = (

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from outfall.web.apps.core.models import Town
 from outfall.web.apps.core.permissions import roles_in
+from outfall.web.apps.core.roles import PERMIT_STAFF, Role
+
+DPW_SIDE = frozenset({str(Role.DPW_STAFF), str(Role.DPW_DIRECTOR), str(Role.ADMIN)})
 
 
 def outfall_context(request) -> dict:
@@ -13,5 +16,9 @@ def outfall_context(request) -> dict:
         "current_town": town,
         "current_roles": roles,
         "is_staff_here": bool(roles),
+        # The header leads each person to their side: the permit pages for the Board's staff and
+        # for applicants (who hold no role), the DPW's pages for its staff and Director.
+        "nav_permits": not roles or bool(roles & {str(r) for r in PERMIT_STAFF}),
+        "nav_dpw": bool(roles & DPW_SIDE),
         "towns": Town.objects.all() if Town.objects.count() > 1 else [],
     }

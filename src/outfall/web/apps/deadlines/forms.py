@@ -7,8 +7,20 @@ from django import forms
 from outfall.web.apps.deadlines.selectors import clock_kinds
 from outfall.web.apps.kit.forms import FilterForm
 
+SIDES = [
+    ("", "Every clock you may see"),
+    ("dpw", "The DPW's: Article I, enforcement and the MS4 permit"),
+    ("board", "The Planning Board's: permits and regulations"),
+]
+
 
 class ClockFilterForm(FilterForm):
+    side = forms.ChoiceField(
+        label="Whose clocks",
+        required=False,
+        choices=SIDES,
+        error_messages={"invalid_choice": "Whose clocks %(value)s is not one of the choices."},
+    )
     kind = forms.ChoiceField(
         label="Kind of clock",
         required=False,

@@ -28,6 +28,7 @@ from outfall.web.apps.kit.clocks import (
     clock_order,
     warning_days,
 )
+from outfall.web.apps.ms4 import clocks as ms4_clocks
 from outfall.web.apps.permits import clocks as permit_clocks
 from outfall.web.apps.permits.clocks import (
     PENDING,
@@ -40,7 +41,14 @@ from outfall.web.apps.permits.clocks import (
 )
 from outfall.web.apps.regulations import clocks as regulation_clocks
 
-CLOCK_SOURCES = (permit_clocks, enforcement_clocks, idde_clocks, asset_clocks, regulation_clocks)
+CLOCK_SOURCES = (
+    permit_clocks,
+    enforcement_clocks,
+    idde_clocks,
+    asset_clocks,
+    regulation_clocks,
+    ms4_clocks,
+)
 
 __all__ = [
     "CLOCK_SOURCES",
@@ -56,9 +64,30 @@ __all__ = [
     "clock_kinds",
     "clock_list_for_application",
     "clock_list_visible_to",
+    "clocks_of_side",
+    "is_dpw_clock",
     "open_cases_visible_to",
     "warning_days",
 ]
+
+
+BOARD_SOURCES = frozenset({permit_clocks.SOURCE, regulation_clocks.SOURCE})
+
+
+def is_dpw_clock(clock: CaseClock) -> bool:
+    """A clock of the DPW's side: Article I (illicit discharges, spills, the storm drain
+    system), the enforcement cases the reader may see, and the MS4 permit program — every source
+    but the Planning Board's permits and regulations."""
+    return clock.source not in BOARD_SOURCES
+
+
+def clocks_of_side(clocks: list[CaseClock], side: str) -> list[CaseClock]:
+    """The clocks of one side (`dpw` or `board`); every clock for any other value."""
+    if side == "dpw":
+        return [c for c in clocks if is_dpw_clock(c)]
+    if side == "board":
+        return [c for c in clocks if not is_dpw_clock(c)]
+    return clocks
 
 
 def clock_kinds() -> dict[str, str]:

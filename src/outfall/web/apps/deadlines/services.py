@@ -24,6 +24,7 @@ from outfall.web.apps.deadlines.selectors import (
 )
 from outfall.web.apps.kit.credentials import credential_audit
 from outfall.web.apps.kit.mail import mail_on_commit
+from outfall.web.apps.ms4 import clocks as ms4_clocks
 from outfall.web.apps.permits.clocks import NO_CLOCKS
 from outfall.web.apps.permits.models import Application
 
@@ -60,6 +61,12 @@ class ReminderRun:
             f"{self.day.isoformat()}: {len(self.sent)} reminder(s) sent, "
             f"{len(self.already_sent)} already sent today (the worker delivers them)"
         )
+
+
+# The MS4 program's deadlines lie years apart and stand on the DPW's worklist and dashboard; a
+# daily e-mail about one overdue since the permit's first year would teach people to ignore the
+# reminders, so they are not mailed.
+NOT_REMINDED = frozenset({ms4_clocks.SOURCE})
 
 
 def _reminder_towns() -> dict[int, set[int]]:
@@ -115,9 +122,13 @@ def deadline_reminders_send(*, today: dt.date) -> ReminderRun:
         cases = open_cases_visible_to(user).filter(Q(applicant=user) | Q(town_id__in=towns))
         clocks = clock_list_visible_to(user, today=today, states=REMIND_STATES, applications=cases)
         if user.pk in any_towns:
-            clocks += source_clock_list_visible_to(
-                user, today=today, states=REMIND_STATES, town_ids=any_towns[user.pk]
-            )
+            clocks += [
+                c
+                for c in source_clock_list_visible_to(
+                    user, today=today, states=REMIND_STATES, town_ids=any_towns[user.pk]
+                )
+                if c.source not in NOT_REMINDED
+            ]
             clocks.sort(key=lambda c: (c.due, c.case_number, c.key))
         problems = [
             r

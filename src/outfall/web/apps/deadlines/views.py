@@ -12,11 +12,14 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from outfall.web.apps.core.models import CalendarToken
+from outfall.web.apps.core.permissions import roles_in
+from outfall.web.apps.core.roles import PERMIT_STAFF, Role
 from outfall.web.apps.deadlines.forms import ClockFilterForm
 from outfall.web.apps.deadlines.ical import clocks_as_icalendar
 from outfall.web.apps.deadlines.selectors import (
     approval_risk_list_visible_to,
     clock_list_visible_to,
+    clocks_of_side,
     open_cases_visible_to,
     warning_days,
 )
@@ -42,17 +45,34 @@ CLOCK_COLUMNS = (
 )
 
 
+DPW_ROLES = {str(Role.DPW_STAFF), str(Role.DPW_DIRECTOR)}
+
+
+def default_side(user, town) -> str:
+    """The DPW's clocks for a person who is DPW staff or Director in the town and holds none
+    of the Planning Board's roles there; every clock for anyone else."""
+    roles = roles_in(user, town)
+    if roles & DPW_ROLES and not roles & {str(r) for r in PERMIT_STAFF}:
+        return "dpw"
+    return ""
+
+
 @login_required
 @require_GET
 def dashboard(request):
     policy.require(request.user, "deadlines.view")
     cases = open_cases_visible_to(request.user).order_by("number")
-    form = ClockFilterForm(request.GET or None, cases=cases)
+    side = default_side(request.user, getattr(request, "town", None))
+    asked = {k: v for k, v in request.GET.items() if k != "export"}
+    form = ClockFilterForm(request.GET if asked else None, cases=cases, initial={"side": side})
     kind = case = None
     if form.is_bound and form.is_valid():
         kind = form.cleaned_data["kind"] or None
         case = form.cleaned_data["case"]
-    clocks = clock_list_visible_to(request.user, kind=kind, application_id=case)
+        side = form.cleaned_data["side"]
+    clocks = clocks_of_side(
+        clock_list_visible_to(request.user, kind=kind, application_id=case), side
+    )
     download = exported(request, "deadlines", CLOCK_COLUMNS, clocks)
     if download is not None:
         return download
@@ -73,10 +93,11 @@ def dashboard(request):
             "clocks": page.object_list,
             "page": page,
             "page_query": others.urlencode(),
-            "risks": approval_risk_list_visible_to(request.user),
+            "risks": approval_risk_list_visible_to(request.user) if side != "dpw" else None,
+            "side": side,
             "warning_days": warning_days(),
             "feed_url": feed_url,
-            "filtered": bool(kind or case),
+            "filtered": bool(kind or case or form.is_bound),
         },
     )
 

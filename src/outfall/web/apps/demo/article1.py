@@ -34,6 +34,7 @@ from outfall.compliance.lifecycle.discharge_permit import (
 from outfall.compliance.lifecycle.discharge_permit import DischargePermitState
 from outfall.compliance.lifecycle.idde import REPORT_STATE_LABELS, ReportState
 from outfall.kernel.calendar import next_business_day
+from outfall.law.ms4_permit import permit_year
 from outfall.law.s267_07_discharges import verdict_label
 from outfall.web.apps.assets import services as assets
 from outfall.web.apps.assets.geojson import LINE_KINDS
@@ -67,6 +68,7 @@ from outfall.web.apps.idde.services import (
 from outfall.web.apps.idde.services.reports import report_status_path, token_digest
 from outfall.web.apps.idde.services.suspensions import suspension_number
 from outfall.web.apps.kit.mail import site_url
+from outfall.web.apps.ms4 import services as ms4
 
 TOWN = "norfolk"
 STATUS_LINK_FILE = "demo-report-status.txt"
@@ -451,6 +453,7 @@ class Article1Builder:
         self.inventory()
         self.catchments()
         self.screening()
+        self.cleanings()
         self.reports_and_investigations()
         self.permits_and_notices()
         self.spills()
@@ -458,6 +461,7 @@ class Article1Builder:
             self.enforce(plan)
         self.suspension()
         self.article2_case()
+        self.ms4_program()
         if self.status_token:
             save_status_link(*self.status_token)
 
@@ -481,6 +485,68 @@ class Article1Builder:
                 notes="Fictional structure for the demo; the receiving water is real.",
                 **fields,
             )
+
+    def cleanings(self) -> None:
+        """Catch basins cleaned (the good-housekeeping record the annual report counts)."""
+        today = self.d.today
+        for asset_id, days, note in (
+            ("EX-CB-01", 40, "Sediment and leaves removed by the vacuum truck (example)."),
+            ("EX-CB-04", 12, "Brick basin cleaned; about half a cubic yard removed (example)."),
+            ("EX-CB-01", 5, "Cleaned again after the leaf fall (example)."),
+        ):
+            assets.cleaning_record(
+                self.assets[asset_id],
+                cleaned_on=office_day(today - dt.timedelta(days=days)),
+                note=note,
+                actor=self.dpw,
+            )
+
+    def ms4_program(self) -> None:
+        """The Director records the program's written milestones met and last year's report
+        filed; the staff write the narrative of what the records do not hold."""
+        town, director, today = self.town, self.director, self.d.today
+        for key, met_on, note in (
+            ("swmp_written", dt.date(2019, 6, 28), "SWMP adopted by the DPW; on file (example)."),
+            (
+                "idde_program_written",
+                dt.date(2019, 6, 28),
+                "Written IDDE program, version 1, kept at the DPW (example).",
+            ),
+            (
+                "outfall_inventory_ranked",
+                dt.date(2019, 6, 14),
+                "Outfall inventory and initial ranking memo (example).",
+            ),
+            (
+                "construction_procedures_written",
+                dt.date(2019, 5, 1),
+                "Construction inspection and enforcement procedures (example).",
+            ),
+        ):
+            ms4.milestone_record_met(town, key=key, met_on=met_on, note=note, actor=director)
+        last = permit_year(today - dt.timedelta(days=365), town=town.slug).outcome
+        ms4.milestone_record_met(
+            town,
+            key="annual_report",
+            met_on=last.report_due - dt.timedelta(days=3),
+            note=f"Annual report on permit year {last.number} filed with EPA and MassDEP (example).",
+            actor=director,
+        )
+        year = permit_year(today, town=town.slug).outcome.end.year
+        for section, text in (
+            (
+                "public_education",
+                "The DPW mailed the stormwater flyer 'Only rain down the drain' with the autumn "
+                "water bills and ran two posts on the Town's page about pet waste and leaf "
+                "litter (example).",
+            ),
+            (
+                "good_housekeeping",
+                "Two DPW crew members attended the spill-response and IDDE field training; the "
+                "highway garage's pollution prevention plan was reviewed in October (example).",
+            ),
+        ):
+            ms4.narrative_write(town, permit_year=year, section=section, text=text, actor=self.dpw)
 
     def catchments(self) -> None:
         for asset_id, name, boundary, excluded in CATCHMENTS:
@@ -881,7 +947,11 @@ class Article1Builder:
             case, actor=dpw, received_on=plan.costs_received, today=plan.costs_received
         )
         investigations.investigation_close(
-            inv, actor=dpw, reason="eliminated", note="The Town's work removed the discharge."
+            inv,
+            actor=dpw,
+            reason="eliminated",
+            note="The Town's work removed the discharge.",
+            flow_removed_gpd=350,
         )
         # fmt: off
         self.take_steps(case, (

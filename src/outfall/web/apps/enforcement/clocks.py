@@ -53,27 +53,36 @@ def _clock(case, key, ref, due, raw_due, citation, explanation, moved, today) ->
     )
 
 
+def order_clock(order, *, today: dt.date, case=None) -> CaseClock | None:
+    """The deadline clock of an order not yet complied with nor escalated (§ 267-10C(2);
+    § 267-25B); None when it has none running."""
+    if order.complied_on is not None or order.deadline is None or order.escalated_on is not None:
+        return None
+    case = case or order.case
+    rules = s267_10_enforcement.article_rules(case.article)
+    what = "notice of violation" if order.is_notice else "order"
+    return _clock(
+        case,
+        "order_deadline",
+        order.pk,
+        order.deadline,
+        order.deadline,
+        rules.abatement_citation if order.abatement_required else rules.orders_citation,
+        f"the {what} of {order.issued_on.isoformat()} must be complied with",
+        None,
+        today,
+    )
+
+
 def _order_clocks(case, today) -> list[CaseClock]:
     rules = s267_10_enforcement.article_rules(case.article)
     out = []
     for order in case.orders.all():
         if order.complied_on is not None:
             continue
-        if order.deadline is not None and order.escalated_on is None:
-            what = "notice of violation" if order.is_notice else "order"
-            out.append(
-                _clock(
-                    case,
-                    "order_deadline",
-                    order.pk,
-                    order.deadline,
-                    order.deadline,
-                    rules.abatement_citation if order.abatement_required else rules.orders_citation,
-                    f"the {what} of {order.issued_on.isoformat()} must be complied with",
-                    None,
-                    today,
-                )
-            )
+        deadline = order_clock(order, today=today, case=case)
+        if deadline is not None:
+            out.append(deadline)
         for visit in order.follow_ups.all():
             if visit.inspected_on is None and visit.scheduled_for is not None:
                 out.append(

@@ -1,6 +1,7 @@
 """What the home page shows each person: the town's permit staff their open clocks needing
-attention and the cases by state; applicants their own applications, the requests waiting for
-them and what falls due on their cases. Everyone gets the public record (the template's part).
+attention and the cases by state; the DPW's staff and Director their worklist
+(`home.worklist`); applicants their own applications, the requests waiting for them and what
+falls due on their cases. Everyone gets the public record (the template's part).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from outfall.web.apps.deadlines.selectors import (
     open_cases_visible_to,
     warning_days,
 )
+from outfall.web.apps.home.worklist import Section, dpw_worklist
 from outfall.web.apps.permits.models import Application, ReviewComment
 from outfall.web.apps.permits.selectors import application_list_visible_to
 
@@ -64,6 +66,7 @@ class HomeSummary:
     staff: StaffSummary | None
     own: ApplicantSummary | None
     warning_days: int
+    dpw: list[Section] = field(default_factory=list)
 
 
 def staff_summary(user, town, *, today: dt.date) -> StaffSummary:
@@ -122,4 +125,4 @@ def home_summary(user, town, *, today: dt.date | None = None) -> HomeSummary:
         own = applicant_summary(user, today=today)
         if not own.applications and roles:
             own = None
-    return HomeSummary(roles, staff, own, warning_days())
+    return HomeSummary(roles, staff, own, warning_days(), dpw_worklist(user, town, today=today))

@@ -89,21 +89,27 @@ def report_clocks(user, *, today: dt.date) -> list[CaseClock]:
     ]
 
 
+def investigation_clock(inv, *, today: dt.date) -> CaseClock:
+    """An open investigation's review clock: the date promised to the reporter of its report, or
+    the town's review interval after it was opened."""
+    expected = inv.report.expected_at if inv.report_id else None
+    if expected is not None:
+        due = timezone.localdate(expected)
+        why = "the date promised to the reporter of the report it came from"
+    else:
+        due = inv.opened_on + dt.timedelta(days=review_days())
+        why = (
+            f"the town's review {review_days()} days after it was opened "
+            f"({inv.opened_on.isoformat()}); not a statutory deadline"
+        )
+    return _clock(inv, "investigation_review", due, why, today)
+
+
 def investigation_clocks(user, *, today: dt.date) -> list[CaseClock]:
-    out = []
-    for inv in investigation_list_visible_to(user).filter(state__in=OPEN_INVESTIGATION_STATES):
-        expected = inv.report.expected_at if inv.report_id else None
-        if expected is not None:
-            due = timezone.localdate(expected)
-            why = "the date promised to the reporter of the report it came from"
-        else:
-            due = inv.opened_on + dt.timedelta(days=review_days())
-            why = (
-                f"the town's review {review_days()} days after it was opened "
-                f"({inv.opened_on.isoformat()}); not a statutory deadline"
-            )
-        out.append(_clock(inv, "investigation_review", due, why, today))
-    return out
+    return [
+        investigation_clock(inv, today=today)
+        for inv in investigation_list_visible_to(user).filter(state__in=OPEN_INVESTIGATION_STATES)
+    ]
 
 
 def _day(value: dt.date | dt.datetime) -> dt.date:
@@ -116,36 +122,45 @@ def spill_clocks(user, *, today: dt.date) -> list[CaseClock]:
     """The § 267-9 notification clocks of every open spill the user may see whose act is not
     yet recorded: Fire and Police at once, the Department by the next business day, then the
     written confirmation."""
-    clocks = []
     now = timezone.now()
-    for spill in spill_list_visible_to(user).filter(closed_on__isnull=True):
-        case = ClockCase(
-            SOURCE,
-            spill.number,
-            f"{spill.facility} ({spill.get_material_display().lower()})",
-            reverse("idde:spill_detail", args=[spill.pk]),
-            spill.town_id,
-            f"{spill.town.slug}-idde-spill{spill.pk}",
-            place=spill.facility_address,
-            record=spill,
-        )
-        for row in spill_clock_rows(spill, now=now):
-            if row.key not in NOTIFICATION_KEYS or row.due is None or row.done is not None:
-                continue
-            clocks.append(
-                case.clock(
-                    row.key,
-                    LABELS[row.key],
-                    today=today,
-                    due=_day(row.due),
-                    raw_due=_day(row.raw_due),
-                    citation=row.citation,
-                    explanation=row.explanation,
-                    moved_because=row.moved_because,
-                    ref=f"spill{spill.pk}",
-                    uid=f"{case.uid_stem}-{row.key}@outfall",
-                )
+    return [
+        clock
+        for spill in spill_list_visible_to(user).filter(closed_on__isnull=True)
+        for clock in spill_notice_clocks(spill, today=today, now=now)
+    ]
+
+
+def spill_notice_clocks(spill, *, today: dt.date, now=None) -> list[CaseClock]:
+    """The § 267-9 notification clocks of one spill whose act is not yet recorded."""
+    now = now or timezone.now()
+    clocks = []
+    case = ClockCase(
+        SOURCE,
+        spill.number,
+        f"{spill.facility} ({spill.get_material_display().lower()})",
+        reverse("idde:spill_detail", args=[spill.pk]),
+        spill.town_id,
+        f"{spill.town.slug}-idde-spill{spill.pk}",
+        place=spill.facility_address,
+        record=spill,
+    )
+    for row in spill_clock_rows(spill, now=now):
+        if row.key not in NOTIFICATION_KEYS or row.due is None or row.done is not None:
+            continue
+        clocks.append(
+            case.clock(
+                row.key,
+                LABELS[row.key],
+                today=today,
+                due=_day(row.due),
+                raw_due=_day(row.raw_due),
+                citation=row.citation,
+                explanation=row.explanation,
+                moved_because=row.moved_because,
+                ref=f"spill{spill.pk}",
+                uid=f"{case.uid_stem}-{row.key}@outfall",
             )
+        )
     return clocks
 
 

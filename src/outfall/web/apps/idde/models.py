@@ -87,6 +87,11 @@ class Investigation(models.Model):
     responsible_email = models.EmailField(blank=True)
     referred_on = models.DateField(null=True, blank=True)
     discharge_eliminated = models.BooleanField(default=False)
+    flow_removed_gpd = models.FloatField(
+        null=True,
+        blank=True,
+        help_text="estimated flow of the illicit discharge removed, gallons per day (MS4 report)",
+    )
     closing_note = models.TextField(blank=True)
 
     @property

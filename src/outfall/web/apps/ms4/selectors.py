@@ -13,21 +13,27 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from django.db.models import Q, QuerySet
+from django.db.models import Q, QuerySet, Sum
 
 from outfall.kernel.errors import InputError
 from outfall.law.errors import LawDateError
 from outfall.law.ms4_permit import PermitYear, permit_year_ending
 from outfall.law.parameters import as_parameter_set
 from outfall.law.s267_07_discharges import Verdict
-from outfall.web.apps.assets.models import Asset, CatchmentInvestigation, ScreeningVisit
+from outfall.web.apps.assets.models import (
+    Asset,
+    CatchBasinCleaning,
+    CatchmentInvestigation,
+    ScreeningVisit,
+)
 from outfall.web.apps.core.models import Town
 from outfall.web.apps.enforcement.models import EnforcementCase
 from outfall.web.apps.idde.models import Investigation
 from outfall.web.apps.kit.replica import report_database
 from outfall.web.apps.ms4.ledger import treated_acres_of
+from outfall.web.apps.ms4.models import NarrativeSection, ReportNarrative
 from outfall.web.apps.permits.models import (
     AsBuilt,
     CompletenessReview,
@@ -131,6 +137,22 @@ def _removed(p: Period) -> QuerySet:
     )
 
 
+def _flow_removed(p: Period) -> QuerySet:
+    return _removed(p).filter(flow_removed_gpd__isnull=False)
+
+
+def _flow_of(investigations: QuerySet) -> float:
+    """The estimated flow the eliminations removed, gallons per day, summed."""
+    return float(investigations.aggregate(flow=Sum("flow_removed_gpd"))["flow"] or 0)
+
+
+def _cleaned(p: Period) -> QuerySet:
+    cleanings = CatchBasinCleaning.objects.filter(_in("cleaned_on", p))
+    return Asset.objects.filter(
+        town=p.town, kind=Asset.Kind.CATCH_BASIN, cleanings__in=cleanings
+    ).distinct()
+
+
 def _permit_records(model, field: str, via: str = "application") -> Query:
     return lambda p: model.objects.filter(_in(field, p), **{f"{via}__town": p.town})
 
@@ -220,6 +242,16 @@ MEASURES: tuple[Measure, ...] = (
         "eliminated",
     ),
     Measure(
+        "illicit_discharge_flow_removed_gpd",
+        "Illicit discharges removed with their estimated flow (gallons per day)",
+        IDDE,
+        _flow_removed,
+        "investigations of a prohibited discharge closed in the period with the discharge "
+        "eliminated and its estimated flow recorded at the closing; the flow is their sum",
+        total=_flow_of,
+        unit="gallons per day",
+    ),
+    Measure(
         "construction_permits_reviewed",
         "Stormwater management permit applications reviewed",
         CONSTRUCTION,
@@ -290,26 +322,21 @@ MEASURES: tuple[Measure, ...] = (
         "active structures of kind structural BMP in the town's inventory now",
         inventory=True,
     ),
+    Measure(
+        "catch_basins_cleaned",
+        "Catch basins cleaned",
+        HOUSEKEEPING,
+        _cleaned,
+        "catch basins of the inventory with a cleaning recorded in the period",
+    ),
 )
 
 NOT_HELD: tuple[NotHeld, ...] = (
-    NotHeld(
-        "illicit_discharge_flow_removed_gpd",
-        "Estimated flow of illicit discharges removed (gallons per day)",
-        IDDE,
-        "An investigation's closing does not yet record the estimated flow removed.",
-    ),
     NotHeld(
         "sanitary_sewer_overflows",
         "Sanitary sewer overflows (SSOs)",
         IDDE,
         "SSOs are not recorded in outfall.",
-    ),
-    NotHeld(
-        "catch_basins_cleaned",
-        "Catch basins cleaned",
-        HOUSEKEEPING,
-        "Cleaning dates are not yet recorded on the inventory's catch basins.",
     ),
 )
 
@@ -333,6 +360,71 @@ class Figure:
         return len(self.cumulative_ids)
 
 
+REPORT_PARTS: tuple[tuple[str, str, str | None], ...] = (
+    ("impaired_waters", "Discharges to impaired waters and TMDLs (Part 2.2)", None),
+    ("public_education", "Public education and outreach (Part 2.3.2)", None),
+    ("public_participation", "Public involvement and participation (Part 2.3.3)", None),
+    ("idde", IDDE, IDDE),
+    ("construction", CONSTRUCTION, CONSTRUCTION),
+    ("post_construction", POST_CONSTRUCTION, POST_CONSTRUCTION),
+    ("good_housekeeping", HOUSEKEEPING, HOUSEKEEPING),
+)
+"""The report's parts after its general information, in the order of EPA's annual report form
+as recalled (impaired waters, then the six minimum control measures): each with the narrative
+section a reviewer writes and the figures counted for it."""
+
+
+@dataclass(frozen=True)
+class ReportPart:
+    """One part of the report: its number and title, its figures, what it does not hold, and
+    the reviewer's narrative."""
+
+    numeral: str
+    key: str
+    title: str
+    figures: list
+    not_held: list
+    narrative: Narrative
+
+
+@dataclass(frozen=True)
+class Narrative:
+    """A section of the report as a reviewer wrote it (empty until written), with who last
+    wrote it and when."""
+
+    section: str
+    label: str
+    text: str = ""
+    updated_by: str = ""
+    updated_at: dt.datetime | None = None
+
+
+def narrative_list(town, year: int) -> list[Narrative]:
+    """Every narrative section of the town's report on the permit year ending in `year`, in the
+    order of the permit's measures, written or not."""
+    written = {
+        n.section: n
+        for n in ReportNarrative.objects.filter(town=town, permit_year=year).select_related(
+            "updated_by"
+        )
+    }
+    out = []
+    for value, label in NarrativeSection.choices:
+        n = written.get(value)
+        out.append(
+            Narrative(value, label)
+            if n is None
+            else Narrative(
+                value,
+                label,
+                n.text,
+                n.updated_by.get_full_name() or n.updated_by.get_username(),
+                n.updated_at,
+            )
+        )
+    return out
+
+
 @dataclass(frozen=True)
 class AnnualReport:
     """The annual report of one town for one permit year, counted from its records."""
@@ -343,6 +435,7 @@ class AnnualReport:
     figures: list[Figure]
     not_held: tuple[NotHeld, ...]
     reasons: list
+    narratives: list[Narrative] = field(default_factory=list)
 
     def figure(self, key: str) -> Figure:
         return next(f for f in self.figures if f.measure.key == key)
@@ -355,6 +448,23 @@ class AnnualReport:
                 [n for n in self.not_held if n.section == section],
             )
             for section in SECTIONS
+        ]
+
+    def parts(self) -> list[ReportPart]:
+        """The report's parts in the layout of EPA's form, numbered after Part I (general
+        information)."""
+        narratives = {n.section: n for n in self.narratives}
+        numerals = ("II", "III", "IV", "V", "VI", "VII", "VIII", "IX")
+        return [
+            ReportPart(
+                numerals[i],
+                key,
+                title,
+                [f for f in self.figures if section and f.measure.section == section],
+                [n for n in self.not_held if section and n.section == section],
+                narratives[key],
+            )
+            for i, (key, title, section) in enumerate(REPORT_PARTS)
         ]
 
     def as_dict(self) -> dict:
@@ -396,6 +506,9 @@ class AnnualReport:
                 {"key": n.key, "label": n.label, "section": n.section, "why": n.why}
                 for n in self.not_held
             ],
+            "narrative": {
+                n.section: {"label": n.label, "text": n.text} for n in self.narratives if n.text
+            },
             "reasons": [{"citation": r.citation, "text": r.text} for r in self.reasons],
         }
 
@@ -431,7 +544,15 @@ def annual_report_get(town: Town, year: int) -> AnnualReport:
     period = Period(town, permit_year.start, permit_year.end)
     since = Period(town, effective, permit_year.end)
     figures = [_figure(m, period, period if m.inventory else since) for m in MEASURES]
-    return AnnualReport(town, permit_year, effective, figures, NOT_HELD, list(det.reasons))
+    return AnnualReport(
+        town,
+        permit_year,
+        effective,
+        figures,
+        NOT_HELD,
+        list(det.reasons),
+        narrative_list(town, year),
+    )
 
 
 def measure_get(key: str) -> Measure:

@@ -5,45 +5,71 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('assets', '0002_inventory_screening_settings'),
-        ('core', '0002_town_dpw_address'),
+        ("assets", "0002_inventory_screening_settings"),
+        ("core", "0002_town_dpw_address"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Catchment',
+            name="Catchment",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(blank=True, max_length=100)),
-                ('boundary', models.TextField(blank=True, help_text='GeoJSON Polygon or MultiPolygon (longitude, latitude) as drawn; blank: none')),
-                ('min_lat', models.FloatField(blank=True, null=True)),
-                ('max_lat', models.FloatField(blank=True, null=True)),
-                ('min_lon', models.FloatField(blank=True, null=True)),
-                ('max_lon', models.FloatField(blank=True, null=True)),
-                ('excluded_reason', models.TextField(blank=True, help_text='why the outfall is excluded from the priority ranking')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(blank=True, max_length=100)),
+                (
+                    "boundary",
+                    models.TextField(
+                        blank=True,
+                        help_text="GeoJSON Polygon or MultiPolygon (longitude, latitude) as drawn; blank: none",
+                    ),
+                ),
+                ("min_lat", models.FloatField(blank=True, null=True)),
+                ("max_lat", models.FloatField(blank=True, null=True)),
+                ("min_lon", models.FloatField(blank=True, null=True)),
+                ("max_lon", models.FloatField(blank=True, null=True)),
+                (
+                    "excluded_reason",
+                    models.TextField(
+                        blank=True,
+                        help_text="why the outfall is excluded from the priority ranking",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['outfall__asset_id'],
+                "ordering": ["outfall__asset_id"],
             },
         ),
         migrations.AddIndex(
-            model_name='asset',
-            index=models.Index(fields=['town', 'latitude', 'longitude'], name='asset_town_position'),
+            model_name="asset",
+            index=models.Index(
+                fields=["town", "latitude", "longitude"], name="asset_town_position"
+            ),
         ),
         migrations.AddField(
-            model_name='catchment',
-            name='outfall',
-            field=models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='catchment_area', to='assets.asset'),
+            model_name="catchment",
+            name="outfall",
+            field=models.OneToOneField(
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="catchment_area",
+                to="assets.asset",
+            ),
         ),
         migrations.AddField(
-            model_name='catchment',
-            name='town',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='catchments', to='core.town'),
+            model_name="catchment",
+            name="town",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="catchments",
+                to="core.town",
+            ),
         ),
         migrations.AddIndex(
-            model_name='catchment',
-            index=models.Index(fields=['town', 'min_lat', 'max_lat'], name='catchment_town_box'),
+            model_name="catchment",
+            index=models.Index(fields=["town", "min_lat", "max_lat"], name="catchment_town_box"),
         ),
     ]

@@ -21,21 +21,28 @@ def lines_back_into_properties(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('assets', '0003_catchments_and_position_index'),
+        ("assets", "0003_catchments_and_position_index"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='asset',
-            name='line',
-            field=models.JSONField(blank=True, default=list, help_text="a pipe's or ditch's vertices [longitude, latitude], first to last (its location is the first); empty for a structure at one point"),
+            model_name="asset",
+            name="line",
+            field=models.JSONField(
+                blank=True,
+                default=list,
+                help_text="a pipe's or ditch's vertices [longitude, latitude], first to last (its location is the first); empty for a structure at one point",
+            ),
         ),
         migrations.AlterField(
-            model_name='asset',
-            name='properties',
-            field=models.JSONField(blank=True, default=dict, help_text='properties of an imported file this model has no field for'),
+            model_name="asset",
+            name="properties",
+            field=models.JSONField(
+                blank=True,
+                default=dict,
+                help_text="properties of an imported file this model has no field for",
+            ),
         ),
         migrations.RunPython(lines_out_of_properties, lines_back_into_properties),
     ]

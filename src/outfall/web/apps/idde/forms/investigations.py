@@ -87,4 +87,10 @@ class CloseInvestigationForm(AccessibleForm):
             ("no_discharge", "No discharge to the town's storm drains was found (§ 267-3)"),
         ],
     )
+    flow_removed_gpd = forms.FloatField(
+        label="Estimated flow removed (gallons per day)",
+        required=False,
+        min_value=0,
+        help_text="Needed when the discharge was eliminated: the MS4 annual report sums it.",
+    )
     note = text_area("Closing note", required=False, rows=3)

@@ -189,16 +189,56 @@ def investigation_refer(investigation: Investigation, *, actor) -> Investigation
     return investigation
 
 
+FLOW_MAX_GPD = 10_000_000
+
+
+def _flow_removed(reason: str, flow_removed_gpd: float | None) -> float | None:
+    """The estimated flow an elimination removed, in gallons per day: required when the
+    discharge was eliminated (the MS4 annual report sums it), refused otherwise."""
+    if reason != "eliminated":
+        if flow_removed_gpd is not None:
+            raise InputError(
+                "flow_removed_gpd",
+                flow_removed_gpd,
+                "only an eliminated discharge has a flow removed",
+                "§ 267-7A",
+            )
+        return None
+    if flow_removed_gpd is None:
+        raise InputError(
+            "flow_removed_gpd",
+            "",
+            "estimate the flow the elimination removed, in gallons per day",
+            "§ 267-7A",
+        )
+    if not 0 <= flow_removed_gpd <= FLOW_MAX_GPD:
+        raise InputError(
+            "flow_removed_gpd",
+            flow_removed_gpd,
+            f"must be between 0 and {FLOW_MAX_GPD:,} gallons per day",
+            "§ 267-7A",
+        )
+    return float(flow_removed_gpd)
+
+
 def investigation_close(
-    investigation: Investigation, *, actor, reason: str, note: str = ""
+    investigation: Investigation,
+    *,
+    actor,
+    reason: str,
+    note: str = "",
+    flow_removed_gpd: float | None = None,
 ) -> Investigation:
-    """Close: the prohibited discharge was eliminated (§ 267-7A), or none was found (§ 267-3)."""
+    """Close: the prohibited discharge was eliminated (§ 267-7A), with the estimated flow it
+    removed, or none was found (§ 267-3)."""
     steps = {"eliminated": "close_eliminated", "no_discharge": "close_no_discharge"}
     if reason not in steps:
         raise InputError("reason", reason, f"one of: {', '.join(steps)}")
+    flow = _flow_removed(reason, flow_removed_gpd)
     with write_lock(investigation) as investigation:
         if reason == "eliminated":
             investigation.discharge_eliminated = True
+            investigation.flow_removed_gpd = flow
         step = _move(investigation, steps[reason], _law_date(investigation))
         investigation.closing_note = (note or "").strip()
         investigation.save()
@@ -209,6 +249,7 @@ def investigation_close(
             step.section,
             f"Investigation {investigation.number} closed: {step.label}",
             reason=reason,
+            flow_removed_gpd=flow,
             note=investigation.closing_note,
         )
     return investigation

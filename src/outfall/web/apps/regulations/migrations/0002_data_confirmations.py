@@ -6,28 +6,57 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('core', '0002_town_dpw_address'),
-        ('regulations', '0001_regulations'),
+        ("core", "0002_town_dpw_address"),
+        ("regulations", "0001_regulations"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='DataConfirmation',
+            name="DataConfirmation",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('figure', models.CharField(help_text='the figure confirmed (its provenance ref)', max_length=100)),
-                ('value', models.FloatField()),
-                ('source', models.CharField(help_text='where the value was read: document, edition, table, page', max_length=300)),
-                ('confirmed_on', models.DateField()),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('confirmed_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('town', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='data_confirmations', to='core.town')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "figure",
+                    models.CharField(
+                        help_text="the figure confirmed (its provenance ref)", max_length=100
+                    ),
+                ),
+                ("value", models.FloatField()),
+                (
+                    "source",
+                    models.CharField(
+                        help_text="where the value was read: document, edition, table, page",
+                        max_length=300,
+                    ),
+                ),
+                ("confirmed_on", models.DateField()),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "confirmed_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "town",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="data_confirmations",
+                        to="core.town",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-confirmed_on', '-pk'],
+                "ordering": ["-confirmed_on", "-pk"],
             },
         ),
     ]
