@@ -37,7 +37,7 @@ def test_an_exclusion_recorded_with_its_reason_stands():
     det = rank(excluded_reason="Drains woodland only.", receiving_water="Charles River")
     assert det.outcome == EXCLUDED
     assert det.reasons[-1].citation.endswith("Part 2.3.4.7.a.iv")
-    assert "Drains woodland only." in det.reasons[-1].text
+    assert "Drains woodland only" in det.reasons[-1].text
 
 
 def test_flow_in_dry_weather_makes_a_high_priority_outfall():
