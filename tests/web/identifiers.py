@@ -35,7 +35,13 @@ def vocabulary() -> frozenset[str]:
 
     from outfall.compliance import lifecycle
     from outfall.compliance.lifecycle import discharge_permit, enforcement, idde, spill
-    from outfall.law import ms4_load_reduction, s267_07_discharges, s267_19_standards
+    from outfall.law import (
+        ms4_load_reduction,
+        s267_07_discharges,
+        s267_10_enforcement,
+        s267_19_standards,
+        s267_25_enforcement,
+    )
     from outfall.web.apps.assets import clocks as asset_clocks
     from outfall.web.apps.enforcement import clocks as enforcement_clocks
     from outfall.web.apps.idde import clocks as idde_clocks
@@ -57,6 +63,8 @@ def vocabulary() -> frozenset[str]:
     found |= _multi_word(ms4_load_reduction.STANDING_LABELS)
     found |= _multi_word(ms4_catchments.STATUS_LABELS)
     found |= _multi_word(s267_19_standards.STANDARD_IDS)
+    for catalog in (s267_10_enforcement.ORDER_TYPES, s267_25_enforcement.ORDER_TYPES):
+        found |= _multi_word(t.key for t in catalog)
     kinds = s267_07_discharges.list_discharge_kinds(as_of=dt.date(2026, 6, 1), town="norfolk")
     for kind in kinds.outcome:
         found |= _multi_word([kind.kind])

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 
 from outfall.compliance.lifecycle.enforcement import STATE_LABELS, EnforcementState
+from outfall.law import s267_10_enforcement, s267_25_enforcement
 from outfall.web.apps.core.files import PrivateName
 from outfall.web.apps.kit.fields import optional_link
 from outfall.web.apps.kit.snapshots import DeterminationField
@@ -51,6 +52,12 @@ class EnforcementCase(models.Model):
         return f"{self.number} (Article {self.article})"
 
 
+ORDER_CATALOGS = {
+    "I": s267_10_enforcement.ORDER_TYPES,
+    "II": s267_25_enforcement.ORDER_TYPES,
+}
+
+
 class Order(models.Model):
     """A notice of violation or a written order with its deadline (§ 267-10C, § 267-25B)."""
 
@@ -69,6 +76,14 @@ class Order(models.Model):
     @property
     def is_notice(self) -> bool:
         return self.kind == "notice_of_violation"
+
+    @property
+    def order_type_labels(self) -> list[str]:
+        """What the order requires, in the words of its article's catalog (§ 267-10C(1),
+        § 267-25B), each with its section; an unknown key is shown as stored."""
+        catalog = ORDER_CATALOGS.get(self.case.article, ())
+        words = {t.key: f"{t.summary[:1].upper()}{t.summary[1:]} ({t.citation})" for t in catalog}
+        return [words.get(key, key) for key in self.order_types]
 
     def __str__(self) -> str:
         what = "notice of violation" if self.is_notice else "order"
