@@ -23,7 +23,6 @@ from django.core.management import CommandError, call_command
 from django.db import connection, connections, transaction
 from django.db.migrations.executor import MigrationExecutor
 from django.db.models import Q
-from django.test import override_settings
 from django.utils import timezone
 from pypdf import PdfReader
 
@@ -83,34 +82,12 @@ from tests.web.audit.installation import (
     table_contents,
 )
 from tests.web.audit.owner import checks_done
+from tests.web.demo.loaded import PASSWORD
 from tests.web.identifiers import raw_identifiers_in
 
-PASSWORD = "demo-test-password"
 # Norfolk, Massachusetts lies within these bounds (town boundary, rounded outwards).
 NORFOLK_LAT = (42.08, 42.16)
 NORFOLK_LON = (-71.39, -71.27)
-
-
-@pytest.fixture(scope="module")
-def demo(django_db_setup, django_db_blocker, tmp_path_factory):
-    """Load the demo once for the module; roll it all back afterwards. Its var/ directory (where
-    the status link is kept) is the module's own, as test workers may load the demo at once."""
-    before = os.environ.get("OUTFALL_DEMO_PASSWORD")
-    os.environ["OUTFALL_DEMO_PASSWORD"] = PASSWORD
-    out = io.StringIO()
-    var_dir = tmp_path_factory.mktemp("demo-var")
-    with (
-        override_settings(VAR_DIR=var_dir),
-        django_db_blocker.unblock(),
-        transaction.atomic(),
-    ):
-        call_command("demo_data", stdout=out)
-        yield out.getvalue()
-        transaction.set_rollback(True)
-    if before is None:
-        os.environ.pop("OUTFALL_DEMO_PASSWORD")
-    else:
-        os.environ["OUTFALL_DEMO_PASSWORD"] = before
 
 
 pytestmark = pytest.mark.django_db

@@ -15,14 +15,9 @@ once and read by both tests.
 
 from __future__ import annotations
 
-import io
-import os
-
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
-from django.db import transaction
-from django.test import Client, override_settings
+from django.test import Client
 
 from outfall.web.apps.demo.permits import USERNAMES
 from tests.web.identifiers import SKIP, folded, raw_identifiers_in, vocabulary
@@ -37,24 +32,6 @@ START = (
     "/permits/public/",
     "/report/",
 )
-
-
-@pytest.fixture(scope="module")
-def demo(django_db_setup, django_db_blocker, tmp_path_factory):
-    before = os.environ.get("OUTFALL_DEMO_PASSWORD")
-    os.environ["OUTFALL_DEMO_PASSWORD"] = "demo-test-password"
-    with (
-        override_settings(VAR_DIR=tmp_path_factory.mktemp("demo-var")),
-        django_db_blocker.unblock(),
-        transaction.atomic(),
-    ):
-        call_command("demo_data", stdout=io.StringIO())
-        yield
-        transaction.set_rollback(True)
-    if before is None:
-        os.environ.pop("OUTFALL_DEMO_PASSWORD")
-    else:
-        os.environ["OUTFALL_DEMO_PASSWORD"] = before
 
 
 pytestmark = pytest.mark.django_db

@@ -10,15 +10,12 @@ The demo is loaded once for the module and rolled back at the end.
 from __future__ import annotations
 
 import datetime as dt
-import io
-import os
 import re
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
-from django.db import connection, transaction
-from django.test import Client, override_settings
+from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -43,24 +40,6 @@ PUBLIC_MOST = {
     "/api/public/hearings?since=2020-01-01": 15,
     "/api/public/decisions?since=2020-01-01": 20,
 }
-
-
-@pytest.fixture(scope="module")
-def demo(django_db_setup, django_db_blocker, tmp_path_factory):
-    before = os.environ.get("OUTFALL_DEMO_PASSWORD")
-    os.environ["OUTFALL_DEMO_PASSWORD"] = "demo-test-password"
-    with (
-        override_settings(VAR_DIR=tmp_path_factory.mktemp("demo-var")),
-        django_db_blocker.unblock(),
-        transaction.atomic(),
-    ):
-        call_command("demo_data", stdout=io.StringIO())
-        yield
-        transaction.set_rollback(True)
-    if before is None:
-        os.environ.pop("OUTFALL_DEMO_PASSWORD")
-    else:
-        os.environ["OUTFALL_DEMO_PASSWORD"] = before
 
 
 pytestmark = pytest.mark.django_db

@@ -31,7 +31,7 @@ from outfall.web.apps.permits.models import Application
 from outfall.web.apps.permits.selectors import construction as construction_sel
 from outfall.web.apps.permits.selectors.hearing import _given_by_the_form
 from outfall.web.apps.permits.views.construction import PAGES as CONSTRUCTION_PAGES
-from tests.web.demo.test_demo_data import demo
+from tests.web.demo.loaded import demo
 
 pytestmark = pytest.mark.django_db
 __all__ = ["demo"]

@@ -55,7 +55,6 @@ from outfall.web.apps.assets.selectors import (
     setting_get,
     threshold_map,
 )
-from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.kit.images import photo_checked
 from outfall.web.apps.kit.locks import lock_row
 from outfall.web.apps.kit.versions import require_unchanged
@@ -291,7 +290,7 @@ def asset_import_geojson(town, raw: bytes, *, actor, filename: str = "") -> dict
             f"GeoJSON import{f' of {filename}' if filename else ''}: {len(rows)} "
             f"feature(s), {created} new, {updated} updated."
         )
-        _town_audit(actor, town, town, "asset.import_file", INVENTORY, summary, **counts)
+        audit(actor, town, "asset.import_file", INVENTORY, summary, case=town, **counts)
     return counts
 
 
@@ -308,20 +307,6 @@ def _number_confirmed(model, town, lookup: dict, source: str, **values):
     longer to be confirmed; with whether it is new."""
     defaults = {**values, "source": source.strip(), "to_be_confirmed": False}
     return model.objects.update_or_create(town=town, **lookup, defaults=defaults)
-
-
-def _town_audit(actor, town, obj, action: str, section: str, summary: str, **changes) -> None:
-    """An audit row filed under the town itself: its screening numbers, a whole import."""
-    audit_record(
-        actor=actor,
-        town=town,
-        action=action,
-        section=section,
-        summary=summary,
-        obj=obj,
-        case=town,
-        changes=changes,
-    )
 
 
 def threshold_set(
@@ -343,7 +328,7 @@ def threshold_set(
             f"Threshold for {PARAMETERS[parameter].label}: {OPERATORS[operator][0]} "
             f"{value:g} {unit} ({source.strip()})."
         )
-        _town_audit(actor, town, row, "screening.threshold", RULES, summary, created=created)
+        audit(actor, row, "screening.threshold", RULES, summary, case=town, created=created)
     return row
 
 
@@ -361,7 +346,7 @@ def setting_set(town, *, key: str, value: float, source: str, actor) -> Screenin
             ScreeningSetting, town, {"key": key}, source, value=value, unit=unit
         )
         summary = f"{row.get_key_display()}: {value:g} {unit} ({source.strip()})."
-        _town_audit(actor, town, row, "screening.setting", RULES, summary)
+        audit(actor, row, "screening.setting", RULES, summary, case=town)
     return row
 
 

@@ -13,6 +13,7 @@ from django.db import models, transaction
 
 from outfall.web.apps.audit.models import AuditEvent
 from outfall.web.apps.audit.services import audit_record
+from outfall.web.apps.core.models import Town
 from outfall.web.apps.kit.locks import lock_row
 
 M = TypeVar("M", bound=models.Model)
@@ -46,12 +47,13 @@ def audit(
     **changes: Any,
 ) -> AuditEvent:
     """The audit row of a write to `obj` under `section`, filed under `case` (by default `obj`
-    itself) in that case's town; the remaining keywords are the changes it records. Call inside
-    the service's transaction."""
+    itself) in that case's town — or under the town itself when `case` is a town (its inventory,
+    its MS4 program); the remaining keywords are the changes it records. Call inside the
+    service's transaction."""
     filed = obj if case is None else case
     return audit_record(
         actor=actor,
-        town=filed.town,
+        town=filed if isinstance(filed, Town) else filed.town,
         action=action,
         section=section,
         summary=summary,

@@ -12,10 +12,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from outfall.kernel.errors import InputError
-from outfall.web.apps.audit.services import audit_record
 from outfall.web.apps.core.roles import Role
 from outfall.web.apps.kit.documents import file_pdf_later, officer_signature
 from outfall.web.apps.kit.locks import lock_row
+from outfall.web.apps.kit.writes import audit
 from outfall.web.apps.ms4 import policy
 from outfall.web.apps.ms4.models import (
     AnnualReportPdf,
@@ -29,19 +29,6 @@ from outfall.web.apps.regulations.selectors import town_parameters
 
 REPORT_PART = f"{PERMIT}, Part 4.4"
 NARRATIVE_MAX = 20_000
-
-
-def _audit(actor, town, obj, action: str, section: str, summary: str, **changes) -> None:
-    audit_record(
-        actor=actor,
-        town=town,
-        action=action,
-        section=section,
-        summary=summary,
-        obj=obj,
-        case=town,
-        changes=changes,
-    )
 
 
 def milestone_record_met(
@@ -90,13 +77,13 @@ def milestone_record_met(
             recorded_by=actor,
         )
         action = "ms4.report.filed" if key == ANNUAL_REPORT else "ms4.milestone.met"
-        _audit(
+        audit(
             actor,
-            town,
             milestone,
             action,
             item.citation,
             f"{item.title}: met on {met_on.isoformat()}",
+            case=town,
             key=key,
             permit_year=item.permit_year,
             met_on=met_on.isoformat(),
@@ -132,13 +119,12 @@ def narrative_write(town, *, permit_year: int, section: str, text: str, actor) -
         else:
             found.text, found.updated_by = text, actor
             found.save(update_fields=["text", "updated_by", "updated_at"])
-        _audit(
+        audit(
             actor,
-            town,
             found,
             "ms4.narrative.write",
             REPORT_PART,
-            f"Annual report {permit_year}, {NarrativeSection(section).label}: narrative written",
+            f"Annual report {permit_year}, case=town, {NarrativeSection(section).label}: narrative written",
             permit_year=permit_year,
             report_section=section,
             text={"old": old, "new": text},
@@ -185,14 +171,14 @@ def report_pdf_make(town, *, year: int, actor) -> AnnualReportPdf:
             result_url=reverse("ms4:report_pdf", args=[made.pk]),
         )
         made.save(update_fields=["job"])
-        _audit(
+        audit(
             actor,
-            town,
             made,
             "ms4.report.pdf",
             REPORT_PART,
             f"Annual report on the permit year ending {report.permit_year.end.isoformat()} "
             "made as a PDF from the records",
+            case=town,
             permit_year=year,
             counts={f.measure.key: f.count for f in report.figures},
         )
