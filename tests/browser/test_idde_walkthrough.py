@@ -425,7 +425,8 @@ def the_case_page_shows_interest_accruing(w: Walk) -> None:
             for row in page.locator("#cost-balance tbody tr").all()
         }
         due = interest(principal, first_day, day)
-        assert dollars(balance["Interest accrued (from 2026-05-26)"]) == [due], balance
+        accrued = balance[f"Interest from 2026-05-26 to {day.isoformat()}"]
+        assert dollars(accrued) == [due], balance
         assert dollars(balance["Total unpaid"]) == [principal + due], balance
         assert "§ 267-10C(3)" in page.locator("#interest-reading").inner_text()
         seen.append(due)
