@@ -19,27 +19,12 @@ from outfall.web.apps.assets.geojson import LINE_KINDS, ImportRefused, feature_c
 from outfall.web.apps.assets.models import Asset
 from outfall.web.apps.assets.services import asset_create, asset_import_geojson
 from outfall.web.apps.demo.article1 import STRUCTURES
+from tests.web.assets.test_geojson import FIELDS
 
 pytestmark = [
     pytest.mark.django_db,
     pytest.mark.skipif(shutil.which("ogr2ogr") is None, reason="GDAL's ogr2ogr is not installed"),
 ]
-
-FIELDS = (
-    "kind",
-    "name",
-    "latitude",
-    "longitude",
-    "receiving_water",
-    "catchment",
-    "condition",
-    "material",
-    "size_in",
-    "notes",
-    "active",
-    "properties",
-    "line",
-)
 
 
 def ogr2ogr(*args) -> None:
