@@ -466,6 +466,11 @@ def _sources(root: Path, slugs: list[str]) -> list[tuple[str, bytes]]:
     return found
 
 
+def _made_by() -> tuple[str, str]:
+    """What else a parsed set depends on: the Python and PyYAML that read it."""
+    return sys.version, yaml.__version__
+
+
 def _cache_file(cache: Path, slug: str) -> Path:
     return cache / f"parameters-{slug}.pickle"
 
@@ -473,8 +478,8 @@ def _cache_file(cache: Path, slug: str) -> Path:
 def _read_cache(cache: Path, slug: str, root: Path) -> ParameterSet | None:
     """The set kept in `cache` for `slug`, if it was parsed from the files as they are now."""
     try:
-        python, slugs, sources, found = pickle.loads(_cache_file(cache, slug).read_bytes())
-        if python == sys.version and sources == _sources(root, slugs):
+        made_by, slugs, sources, found = pickle.loads(_cache_file(cache, slug).read_bytes())
+        if made_by == _made_by() and sources == _sources(root, slugs):
             return found
     except Exception:  # any missing, unreadable or outdated cache file is a miss
         return None
@@ -488,26 +493,28 @@ def _write_cache(cache: Path, slug: str, root: Path, found: ParameterSet) -> Non
     part = target.with_name(f".{target.name}.{os.getpid()}")
     try:
         slugs = _lineage(found, root)
-        entry = (sys.version, slugs, _sources(root, slugs), found)
+        entry = (_made_by(), slugs, _sources(root, slugs), found)
         cache.mkdir(parents=True, exist_ok=True)
         part.write_bytes(pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL))
         os.replace(part, target)
-    except OSError:
+    except (OSError, yaml.YAMLError):
         with contextlib.suppress(OSError):
             part.unlink(missing_ok=True)
 
 
 def cache_directory() -> Path | None:
     """Where `town` keeps parsed parameter sets between processes: `$OUTFALL_VAR_DIR/cache`,
-    else the user's cache directory (`$XDG_CACHE_HOME/outfall`, `~/.cache/outfall`)."""
+    else the user's cache directory (`$XDG_CACHE_HOME/outfall`, `~/.cache/outfall`); None when
+    there is no home directory to put it in."""
     if var := os.environ.get("OUTFALL_VAR_DIR"):
         return Path(var) / "cache"
     if xdg := os.environ.get("XDG_CACHE_HOME"):
         return Path(xdg) / "outfall"
     try:
-        return Path.home() / ".cache" / "outfall"
+        home = Path.home()
     except RuntimeError:
         return None
+    return home / ".cache" / "outfall" if home.is_absolute() else None
 
 
 def available_towns(root: Path = ROOT) -> list[str]:
