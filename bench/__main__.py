@@ -122,6 +122,12 @@ def _runoff(sizes: list[int], repeats: int, workdir: Path) -> None:
         f"{100 * floor / largest.outfall_s:.0f} % of outfall's time; with everything else free "
         f"outfall would be at most {largest.swmm_run_s / floor:.0f}x SWMM"
     )
+    fft = swmm_compare.fft_convolution_s(largest.count)
+    print(
+        f"   the same convolutions by FFT, 32 rows of one computation step at a time: "
+        f"{1e6 * fft / largest.count:.1f} us per subcatchment-storm ({fft / floor:.2f}x the "
+        "direct method's time)"
+    )
     print()
 
 
@@ -183,6 +189,7 @@ def _check(runs: int) -> None:
     for label, wall, cpu in (
         ("outfall check", t.check, t.check_cpu),
         ("python -c 'import numpy'", t.numpy_import, t.numpy_import_cpu),
+        ("the same, 1 BLAS thread", t.numpy_one_thread, t.numpy_one_thread_cpu),
     ):
         q1, q3 = wall.quartiles
         print(
@@ -192,7 +199,9 @@ def _check(runs: int) -> None:
     print(
         f"   bare interpreter start {t.interpreter.median:.3f} s; check over numpy's import, run "
         f"by run: median {t.over_numpy_s:+.3f} s wall, "
-        f"{t.check_cpu.median - t.numpy_import_cpu.median:+.3f} s CPU"
+        f"{t.check_cpu.median - t.numpy_import_cpu.median:+.3f} s CPU; over numpy's import on "
+        f"one OpenBLAS thread (as outfall runs it): {t.over_numpy_one_thread_s:+.3f} s wall, "
+        f"{t.check_cpu.median - t.numpy_one_thread_cpu.median:+.3f} s CPU"
     )
     print(
         f"   without bytecode (every module compiled from source at each start, as with "

@@ -137,6 +137,8 @@ class CheckTiming:
     check_cpu: Spread
     numpy_import: Spread
     numpy_import_cpu: Spread
+    numpy_one_thread: Spread
+    numpy_one_thread_cpu: Spread
     interpreter: Spread
     cold_check: Spread
     phases: dict[str, float]
@@ -150,10 +152,18 @@ class CheckTiming:
             c - n for c, n in zip(self.check.runs, self.numpy_import.runs, strict=True)
         )
 
+    @property
+    def over_numpy_one_thread_s(self) -> float:
+        """The same against numpy's import with OpenBLAS on one thread."""
+        return statistics.median(
+            c - n for c, n in zip(self.check.runs, self.numpy_one_thread.runs, strict=True)
+        )
+
 
 def time_check(site: Path = LARGE_SITE, runs: int = 9, cold_runs: int = 3) -> CheckTiming:
     """Time `outfall check SITE --json` `runs` times (after one untimed warm-up run), taking
-    turns with `python -c "import numpy"` and a bare interpreter start."""
+    turns with `python -c "import numpy"`, the same with OpenBLAS held to one thread (as the
+    `outfall` script holds it) and a bare interpreter start."""
     command = ["-m", "outfall", "check", str(site), "--json", "--as-of", AS_OF]
     argv = [sys.executable, *command]
     numpy_argv = [sys.executable, "-c", "import numpy"]
@@ -162,10 +172,12 @@ def time_check(site: Path = LARGE_SITE, runs: int = 9, cold_runs: int = 3) -> Ch
         env = compiled_env(Path(pycache))
         _timed(argv, env)
         _timed(numpy_argv, env)
-        check, numpy_import, bare = [], [], []
+        one_thread = {**env, "OPENBLAS_NUM_THREADS": "1"}
+        check, numpy_import, numpy_one, bare = [], [], [], []
         for _ in range(runs):
             check.append(_timed(argv, env))
             numpy_import.append(_timed(numpy_argv, env))
+            numpy_one.append(_timed(numpy_argv, one_thread))
             bare.append(_timed(bare_argv, env))
         phases = json.loads(
             subprocess.run(
@@ -186,6 +198,8 @@ def time_check(site: Path = LARGE_SITE, runs: int = 9, cold_runs: int = 3) -> Ch
         check_cpu=Spread(tuple(c for _, c in check)),
         numpy_import=Spread(tuple(w for w, _ in numpy_import)),
         numpy_import_cpu=Spread(tuple(c for _, c in numpy_import)),
+        numpy_one_thread=Spread(tuple(w for w, _ in numpy_one)),
+        numpy_one_thread_cpu=Spread(tuple(c for _, c in numpy_one)),
         interpreter=Spread(tuple(w for w, _ in bare)),
         cold_check=Spread(tuple(cold_check)),
         phases=phases,

@@ -202,28 +202,62 @@ def compare_runoff(count: int, workdir: Path, repeats: int) -> RunoffComparison:
     )
 
 
-def convolution_floor_s(count: int, passes: int = 5) -> float:
-    """Seconds the N-subcatchment site's convolutions alone take (the quickest of `passes`).
-
-    Each subcatchment's excess increments and unit hydrograph have the lengths outfall's pass
-    gives them (the unit hydrograph on its computation step; the increments from the start of
-    runoff to the end of the rain, read off where its hydrograph is not zero), convolved by
-    np.convolve as outfall does: the floor of the direct method, whatever else is made free."""
+def _convolution_pairs(count: int) -> list[tuple[float, np.ndarray, np.ndarray]]:
+    """(computation step, excess increments, unit hydrograph) of each wet subcatchment of the
+    N-subcatchment site, on the lengths outfall's own pass gives them (the unit hydrograph on
+    its computation step; the increments from the start of runoff to the end of the rain, read
+    off where its hydrograph is not zero)."""
     subs = sites.bench_subcatchments(count)
     _, runs = _outfall_pass(subs, sites.storm_table(), 1.0)
     pairs = []
     for sub, run in zip(subs, runs, strict=True):
-        u = unit_hydrograph_ordinates(sub.tc_hr, computation_step_hr(sub.tc_hr, sites.STEP_HR))
+        step = computation_step_hr(sub.tc_hr, sites.STEP_HR)
+        u = unit_hydrograph_ordinates(sub.tc_hr, step)
         wet = np.flatnonzero(run.detailed.q_cfs)
         if len(wet):
-            pairs.append((np.full(max(1, int(wet[-1] - wet[0]) + 2 - len(u)), 0.01), u))
+            pairs.append((step, np.full(max(1, int(wet[-1] - wet[0]) + 2 - len(u)), 0.01), u))
+    return pairs
+
+
+def _quickest(passes: int, work) -> float:
     best = float("inf")
     for _ in range(passes):
         start = time.perf_counter()
-        for increments, u in pairs:
-            np.convolve(increments, u)
+        work()
         best = min(best, time.perf_counter() - start)
     return best
+
+
+def convolution_floor_s(count: int, passes: int = 5) -> float:
+    """Seconds the N-subcatchment site's convolutions alone take (the quickest of `passes`),
+    by np.convolve as outfall does: the floor of the direct method, whatever else is made free."""
+    pairs = _convolution_pairs(count)
+    return _quickest(passes, lambda: [np.convolve(x, u) for _, x, u in pairs])
+
+
+def fft_convolution_s(count: int, passes: int = 5, rows: int = 32) -> float:
+    """The same convolutions by FFT, `rows` subcatchments of one computation step at a time
+    (each block zero-padded to a shared power-of-two length, one rfft of the block's
+    increments, one of its unit hydrographs, one inverse): the alternative to the direct
+    method that issue 13 proposed, timed on the same lengths."""
+    groups: dict[float, list[tuple[np.ndarray, np.ndarray]]] = {}
+    for step, x, u in _convolution_pairs(count):
+        groups.setdefault(step, []).append((x, u))
+    blocks = [m[i : i + rows] for m in groups.values() for i in range(0, len(m), rows)]
+
+    def convolve_blocks() -> list[np.ndarray]:
+        out = []
+        for block in blocks:
+            lx, lu = max(len(x) for x, _ in block), max(len(u) for _, u in block)
+            size = 1 << (lx + lu - 2).bit_length()
+            xs, us = np.zeros((len(block), lx)), np.zeros((len(block), lu))
+            for r, (x, u) in enumerate(block):
+                xs[r, : len(x)], us[r, : len(u)] = x, u
+            spread = np.fft.irfft(np.fft.rfft(xs, size) * np.fft.rfft(us, size), size)
+            out += [spread[r, : len(x) + len(u) - 1] for r, (x, u) in enumerate(block)]
+        return out
+
+    return _quickest(passes, convolve_blocks)
 
 
 def profile_outfall_runoff(

@@ -376,3 +376,42 @@ def test_an_installation_serving_many_towns_loads_each_town_s_parameters_once(mo
     finally:
         P.town.cache_clear()
     assert sorted(loads) == served
+
+
+# ---------------------------------------------------------------- parsed once per installation
+
+
+def unparsable(monkeypatch) -> None:
+    """From here on a set can only come from the cache: reading YAML fails."""
+
+    def refuse(text):
+        raise AssertionError("parsed the YAML again")
+
+    monkeypatch.setattr(P, "_load_yaml", refuse)
+
+
+def test_a_parsed_set_is_served_from_the_cache_until_any_file_it_came_from_changes(
+    tree, tmp_path, monkeypatch
+):
+    make_town(tree, "childtown", inherits="testtown")
+    cache = tmp_path / "cache"
+    parsed = P.load_parameter_set("childtown", tree, cache=cache)
+    with monkeypatch.context() as m:
+        unparsable(m)
+        assert P.load_parameter_set("childtown", tree, cache=cache) == parsed
+    hearing = tree / "testtown" / "s267_18" / "hearing.yaml"
+    hearing.write_text(HEARING.replace("value: 45", "value: 44"))  # the parent's, same size
+    changed = P.load_parameter_set("childtown", tree, cache=cache)
+    assert changed.value("s267_18.hearing.open_within_days", D(2010, 1, 1)) == 44
+    unparsable(monkeypatch)
+    assert P.load_parameter_set("childtown", tree, cache=cache) == changed
+
+
+def test_a_cache_that_cannot_be_written_or_read_is_passed_over(tree, tmp_path):
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    assert P.load_parameter_set("testtown", tree, cache=blocked / "cache") == load(tree)
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / "parameters-testtown.pickle").write_bytes(b"not a pickle")
+    assert P.load_parameter_set("testtown", tree, cache=cache) == load(tree)

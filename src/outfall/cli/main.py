@@ -127,7 +127,12 @@ def console() -> NoReturn:
     (finalizing every module, freeing every object: about 0.04 s of CPU after a site review,
     a fifth of what `outfall check` adds to numpy's import; docs/benchmarks.md) loses nothing.
     `main` itself returns, for callers in the same process.
+
+    OpenBLAS is held to one thread unless the caller says otherwise: no command does linear
+    algebra worth a thread pool, and numpy's import starting one costs about 0.05 s of CPU, a
+    fifth of all that `outfall check` of a 20-subcatchment site takes (docs/benchmarks.md).
     """
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     status = main()
     sys.stdout.flush()
     sys.stderr.flush()

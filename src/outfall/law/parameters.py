@@ -11,7 +11,11 @@ or `repealed: true`. The loader refuses a value without a citation and a malform
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import os
+import pickle
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
@@ -401,8 +405,24 @@ def load_tree(directory: Path, amendments: dict[str, Amendment]) -> dict[str, Pa
     return out
 
 
-def load_parameter_set(slug: str, root: Path = ROOT) -> ParameterSet:
-    """Load a town's parameter set, with the parameters of the town it inherits from."""
+def load_parameter_set(slug: str, root: Path = ROOT, *, cache: Path | None = None) -> ParameterSet:
+    """Load a town's parameter set, with the parameters of the town it inherits from.
+
+    With `cache`, a directory, the set parsed by an earlier process is taken from it when every
+    file it was parsed from (and this loader) reads the same byte for byte, and a set parsed
+    here is left there; a cache that cannot be read or written is passed over in silence.
+    """
+    if cache is not None:
+        cached = _read_cache(cache, slug, root)
+        if cached is not None:
+            return cached
+    found = _parse_parameter_set(slug, root)
+    if cache is not None:
+        _write_cache(cache, slug, root, found)
+    return found
+
+
+def _parse_parameter_set(slug: str, root: Path) -> ParameterSet:
     directory = root / slug
     meta_path = directory / "town.yaml"
     if not meta_path.exists():
@@ -413,12 +433,88 @@ def load_parameter_set(slug: str, root: Path = ROOT) -> ParameterSet:
     amendments: dict[str, Amendment] = {}
     parameters: dict[str, Parameter] = {}
     if parent_slug:
-        parent = load_parameter_set(parent_slug, root)
+        parent = _parse_parameter_set(parent_slug, root)
         amendments.update(parent.amendments)
         parameters.update(parent.parameters)
     amendments.update(_parse_amendments(directory / "amendments.yaml"))
     parameters.update(load_tree(directory, amendments))
     return ParameterSet(slug=slug, meta=meta, parameters=parameters, amendments=amendments)
+
+
+def _lineage(found: ParameterSet, root: Path) -> list[str]:
+    """The slugs a set was parsed from: the town and each town it inherits from, in turn."""
+    slugs = [found.slug]
+    parent = found.meta.get("inherits")
+    while parent:
+        slugs.append(parent)
+        parent = (_load_yaml((root / parent / "town.yaml").read_text(encoding="utf-8")) or {}).get(
+            "inherits"
+        )
+    return slugs
+
+
+def _sources(root: Path, slugs: list[str]) -> list[tuple[str, bytes]]:
+    """What a set is parsed from, byte for byte: this loader's source and every YAML file of
+    each town in `slugs`, by path."""
+    found = [("", Path(__file__).read_bytes())]
+    for slug in slugs:
+        directory = root / slug
+        found += [
+            (str(path.relative_to(root)), path.read_bytes())
+            for path in sorted(directory.rglob("*.yaml"))
+        ]
+    return found
+
+
+def _made_by() -> tuple[str, str]:
+    """What else a parsed set depends on: the Python and PyYAML that read it."""
+    return sys.version, yaml.__version__
+
+
+def _cache_file(cache: Path, slug: str) -> Path:
+    return cache / f"parameters-{slug}.pickle"
+
+
+def _read_cache(cache: Path, slug: str, root: Path) -> ParameterSet | None:
+    """The set kept in `cache` for `slug`, if it was parsed from the files as they are now."""
+    try:
+        made_by, slugs, sources, found = pickle.loads(_cache_file(cache, slug).read_bytes())
+        if made_by == _made_by() and sources == _sources(root, slugs):
+            return found
+    except Exception:  # any missing, unreadable or outdated cache file is a miss
+        return None
+    return None
+
+
+def _write_cache(cache: Path, slug: str, root: Path, found: ParameterSet) -> None:
+    """Keep `found` in `cache` with what it was parsed from: written whole under a temporary
+    name, then renamed into place, so a process reading meanwhile sees the old file or the new."""
+    target = _cache_file(cache, slug)
+    part = target.with_name(f".{target.name}.{os.getpid()}")
+    try:
+        slugs = _lineage(found, root)
+        entry = (_made_by(), slugs, _sources(root, slugs), found)
+        cache.mkdir(parents=True, exist_ok=True)
+        part.write_bytes(pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(part, target)
+    except (OSError, yaml.YAMLError):
+        with contextlib.suppress(OSError):
+            part.unlink(missing_ok=True)
+
+
+def cache_directory() -> Path | None:
+    """Where `town` keeps parsed parameter sets between processes: `$OUTFALL_VAR_DIR/cache`,
+    else the user's cache directory (`$XDG_CACHE_HOME/outfall`, `~/.cache/outfall`); None when
+    there is no home directory to put it in."""
+    if var := os.environ.get("OUTFALL_VAR_DIR"):
+        return Path(var) / "cache"
+    if xdg := os.environ.get("XDG_CACHE_HOME"):
+        return Path(xdg) / "outfall"
+    try:
+        home = Path.home()
+    except RuntimeError:
+        return None
+    return home / ".cache" / "outfall" if home.is_absolute() else None
 
 
 def available_towns(root: Path = ROOT) -> list[str]:
@@ -430,9 +526,10 @@ def town(slug: str = "norfolk") -> ParameterSet:
     """The cached parameter set for `slug` (Norfolk by default).
 
     One entry per parameter set on disk (an unknown slug raises and is not cached), so an
-    installation serving many towns never reloads one because others were asked for since.
+    installation serving many towns never reloads one because others were asked for since;
+    across processes, the parsed set is kept in `cache_directory()`.
     """
-    return load_parameter_set(slug)
+    return load_parameter_set(slug, cache=cache_directory())
 
 
 def as_parameter_set(which: str | ParameterSet | None) -> ParameterSet:
