@@ -28,13 +28,17 @@ from outfall.compliance.permit_clock import PermitClock
 from outfall.kernel.errors import InputError
 from outfall.law.deadline import LegalDeadline
 from outfall.law.errors import LawError
+from outfall.web.apps.core.permissions import towns_with_role
 from outfall.web.apps.kit.clocks import (
+    PLAIN,
     CaseClock,
     ClockCase,
     ClockState,
+    IndexEntry,
+    StateRule,
+    cases_in,
     clock_order,
-    clock_state,
-    warning_days,
+    entry,
 )
 from outfall.web.apps.permits import policy
 from outfall.web.apps.permits.facts import permit_clock_for
@@ -91,17 +95,16 @@ class ApprovalRisk:
     timely_hearing_lost: str | None = None
 
 
+# Approval by inaction is dated by its first day, so it is overdue on that very day, and it
+# warns at least 14 days ahead whatever the town's window.
+STATE_RULES = {
+    CONSTRUCTIVE_APPROVAL: StateRule(CONSTRUCTIVE_APPROVAL_WARNING_DAYS, overdue_on_the_day=True)
+}
+
+
 def permit_clock_state(key: str, days_left: int, warn_within: int | None = None) -> ClockState:
-    """A permit clock's state. Approval by inaction is dated by its first day, so it is overdue
-    on that very day, and it warns at least 14 days ahead whatever the town's window."""
-    if key != CONSTRUCTIVE_APPROVAL:
-        return clock_state(days_left, warn_within=warn_within)
-    window = warning_days() if warn_within is None else warn_within
-    return clock_state(
-        days_left,
-        warn_within=max(window, CONSTRUCTIVE_APPROVAL_WARNING_DAYS),
-        overdue_on_the_day=True,
-    )
+    """A permit clock's state, by its kind's rule (`STATE_RULES`)."""
+    return STATE_RULES.get(key, PLAIN).state(days_left, warn_within)
 
 
 def _case(application) -> ClockCase:
@@ -353,6 +356,52 @@ def clock_list_visible_to(
             if internal or c.key not in INTERNAL_KINDS
         ]
     return sorted(out, key=clock_order)
+
+
+DAILY = False
+"""No permit clock's date depends on the day it is read (only its state, computed on reading)."""
+CASE_TYPES = frozenset({Application._meta.label})
+"""Every write to a permit case is audited under its application: those cases are laid out
+again."""
+TOWN_CASES = None
+
+
+def index_entries(town, *, today: dt.date, case_ids=None) -> list[IndexEntry]:
+    """The index rows of the town's permit cases (or of `case_ids` among them): every open clock,
+    staff-only kinds marked internal, and one approval-risk row per pending case (§ 267-18G)."""
+    cases = Application.objects.filter(town=town).exclude(state__in=NO_CLOCKS)
+    if case_ids is not None:
+        cases = cases.filter(pk__in=[int(pk) for pk in case_ids])
+    out: list[IndexEntry] = []
+    for a in with_clock_records(with_running_clocks(cases)):
+        out += [
+            entry(a, c, internal=c.key in INTERNAL_KINDS)
+            for c in clock_list_for_application(a, today=today)
+        ]
+        if a.state in PENDING:
+            risk = _approval_risk(a, today)
+            out.append(
+                IndexEntry(
+                    Application._meta.label,
+                    str(a.pk),
+                    _case(a),
+                    risk.clock,
+                    risk=True,
+                    problem=risk.problem or "",
+                )
+            )
+    return out
+
+
+def index_visible(user) -> Q:
+    """The index rows of the permit cases `user` may see; staff-only kinds only in the towns
+    where they may see a case's internal record (`case.view_internal`, a role per town)."""
+    internal = towns_with_role(user, policy.ACTIONS["case.view_internal"].roles)
+    return (
+        Q(source=SOURCE)
+        & cases_in(open_cases_visible_to(user))
+        & (Q(internal=False) | Q(town_id__in=internal))
+    )
 
 
 def approval_risk_list_visible_to(
