@@ -46,6 +46,7 @@ from outfall.web.apps.permits import clocks as permit_clocks
 from outfall.web.apps.permits.clocks import (
     PENDING,
     ApprovalRisk,
+    approval_risk_list_visible_to,
     case_approval_risk,
     case_clock_list,
     clock_list_for_application,
@@ -63,6 +64,7 @@ __all__ = [
     "ApprovalRisk",
     "CaseClock",
     "ClockState",
+    "approval_risk_list_visible_to",
     "approval_risk_page",
     "approval_risks_with_problems",
     "case_approval_risk",
@@ -72,29 +74,12 @@ __all__ = [
     "clock_list_visible_to",
     "clock_rows_visible_to",
     "clock_summary",
-    "is_dpw_clock",
     "open_cases_visible_to",
     "warning_days",
 ]
 
 
 BOARD_SOURCES = frozenset({permit_clocks.SOURCE, regulation_clocks.SOURCE})
-
-
-def is_dpw_clock(clock: CaseClock) -> bool:
-    """A clock of the DPW's side: Article I (illicit discharges, spills, the storm drain
-    system), the enforcement cases the reader may see, and the MS4 permit program — every source
-    but the Planning Board's permits and regulations."""
-    return clock.source not in BOARD_SOURCES
-
-
-def clocks_of_side(clocks: list[CaseClock], side: str) -> list[CaseClock]:
-    """The clocks of one side (`dpw` or `board`); every clock for any other value."""
-    if side == "dpw":
-        return [c for c in clocks if is_dpw_clock(c)]
-    if side == "board":
-        return [c for c in clocks if not is_dpw_clock(c)]
-    return clocks
 
 
 def clock_kinds() -> dict[str, str]:
@@ -155,7 +140,8 @@ def clock_rows_visible_to(
     `applications` narrows the permit cases to a queryset already limited to what the user may
     see (the reminder run passes one town's cases). The clocks of the other sources are kept
     unless the call names one application or a set of applications (`other_sources` overrides
-    that default). `side` keeps the DPW's or the Board's (`clocks_of_side`), `case_number` one
+    that default). `side` keeps the DPW's (every source but the Board's permits and
+    regulations) or the Board's, `case_number` one
     case's, `town_ids` those towns', `sources` those sources'.
     """
     today = today or timezone.localdate()
