@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from outfall.web.apps.deadlines.index import CLOCK_SOURCES, clock_index_differences
 from outfall.web.apps.deadlines.selectors import clock_list_visible_to
-from outfall.web.apps.kit.clocks import clock_order, warning_days
+from outfall.web.apps.kit.clocks import clock_order
 from outfall.web.apps.permits import clocks as permit_clocks
 from outfall.web.apps.permits.models import Application
 
@@ -127,11 +127,3 @@ def test_the_clock_index_shows_each_reader_every_clock_the_law_runs(demo, days_o
     indexed = clock_list_visible_to(clerk, today=today, application_id=case.pk)
     assert on_page == sorted(indexed, key=clock_order)
     assert clock_index_differences(today=today) == []
-
-
-def test_the_home_page_reads_only_the_cases_with_a_clock_due_soon(demo):
-    clerk = get_user_model().objects.get(username="clerk")
-    soon = timezone.localdate() + dt.timedelta(days=warning_days())
-    cases = permit_clocks.open_cases_visible_to(clerk)
-    read = permit_clocks.with_running_clocks(cases, due_by=soon)
-    assert read.count() < cases.count()

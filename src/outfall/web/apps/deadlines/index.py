@@ -219,12 +219,7 @@ def clock_index_refresh(*, today: dt.date, town_ids=None, full: bool = False) ->
     stale, marked = [], {}
     for town in towns:
         mark = getattr(town, "clock_mark", None)
-        if (
-            full
-            or mark is None
-            or mark.version != town_version(town)
-            or (mark.day != today and (DAILY_SOURCES or mark.day is None))
-        ):
+        if full or mark is None or mark.version != town_version(town) or mark.day != today:
             stale.append(town)
         else:
             marked[town.pk] = (town, mark.seq)

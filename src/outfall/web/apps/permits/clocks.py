@@ -282,73 +282,44 @@ def case_approval_risk(application, *, today: dt.date | None = None) -> Approval
     return _approval_risk(application, today or timezone.localdate())
 
 
-def _due(field: str, due_by: dt.date | None) -> dict:
-    return {f"{field}__lte": due_by} if due_by is not None else {}
-
-
-def with_running_clocks(cases, *, due_by: dt.date | None = None):
+def with_running_clocks(cases):
     """The cases among `cases` that can have a running clock, read in the database so a page
     never loads a case only to find it has none: pending (§ 267-18E-G) or approved by failure
     to act (§ 267-18G, the permit to issue); completed without as-built drawings (§ 267-18I);
     a referral unanswered (§ 267-18C) or a deficiency uncorrected (§ 267-22) while the file is
     open; an O&M task running (§ 267-20).
-
-    With `due_by`, only those whose clock on a recorded date can fall due by that day (every
-    such date bounds its clock from below: the as-built drawings are due years after
-    completion); the pending cases, few at any time, are all kept.
     """
 
     def open_child(model, link: str, **where):
         return Exists(model.objects.filter(**{link: OuterRef("pk")}, **where))
 
     running = Q(state__in=PENDING) | Q(state=PermitState.CONSTRUCTIVELY_APPROVED.value)
-    as_built = Q(
-        construction_completed_on__isnull=False, **_due("construction_completed_on", due_by)
-    )
+    as_built = Q(construction_completed_on__isnull=False)
     running |= ~Q(state__in=NO_CLOCKS) & as_built & ~open_child(AsBuilt, "application")
     running |= ~Q(state__in=FILE_SHUT) & open_child(
-        Referral, "application", responded_on__isnull=True, **_due("response_due", due_by)
+        Referral, "application", responded_on__isnull=True
     )
     running |= ~Q(state__in=FILE_SHUT) & open_child(
         Deficiency,
         "inspection__application",
         corrected_on__isnull=True,
-        **_due("correct_by", due_by),
     )
-    running |= ~Q(state__in=NO_CLOCKS) & open_child(
-        OMObligation, "application", active=True, **_due("next_due", due_by)
-    )
+    running |= ~Q(state__in=NO_CLOCKS) & open_child(OMObligation, "application", active=True)
     return cases.filter(running)
 
 
-def open_cases_visible_to(user, *, town_ids=None):
+def open_cases_visible_to(user):
     """The cases of `user` that can have a running clock (not drafts, not withdrawn)."""
-    qs = application_list_visible_to(user).exclude(state__in=NO_CLOCKS)
-    if town_ids is not None:
-        qs = qs.filter(town_id__in=list(town_ids))
-    return qs
+    return application_list_visible_to(user).exclude(state__in=NO_CLOCKS)
 
 
-def clock_list_visible_to(
-    user,
-    *,
-    today: dt.date | None = None,
-    applications=None,
-    application_id: int | None = None,
-    due_by: dt.date | None = None,
-) -> list[CaseClock]:
-    """Every open permit clock `user` may see; staff-only kinds only for those who may see the
-    case's internal record. `applications` narrows to a queryset already limited to what the
-    user may see (the reminder run passes one town's cases); `due_by` to the cases with a
-    clock that can fall due by then (`with_running_clocks`) — the clocks due later among them
-    are kept, for the caller's own filter."""
+def clock_list_visible_to(user, *, today: dt.date | None = None) -> list[CaseClock]:
+    """Every open permit clock `user` may see, laid out live case by case (the index's
+    `refresh_clocks --check` and the tests compare it with the stored index); staff-only kinds
+    only for those who may see the case's internal record."""
     today = today or timezone.localdate()
-    cases = applications if applications is not None else open_cases_visible_to(user)
-    if application_id is not None:
-        cases = cases.filter(pk=application_id)
-    cases = with_running_clocks(cases, due_by=due_by)
     out: list[CaseClock] = []
-    for application in with_clock_records(cases):
+    for application in with_clock_records(with_running_clocks(open_cases_visible_to(user))):
         internal = policy.can(user, "case.view_internal", application)
         out += [
             c
