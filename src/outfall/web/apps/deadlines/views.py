@@ -29,6 +29,9 @@ from outfall.web.apps.permits import policy
 
 CLOCKS_PER_PAGE = 50
 """Clocks per page of the dashboard, soonest first (the download holds them all)."""
+RISKS_PER_PAGE = 20
+"""Pending cases per page of the approval-by-inaction table (those whose date cannot be placed
+first); each shown is laid out live for its notes, so the page stays bounded."""
 
 # The columns of the downloaded deadlines (the dashboard's clocks, with its filters).
 CLOCK_COLUMNS = (
@@ -77,7 +80,9 @@ def dashboard(request):
     page = Paginator(rows, CLOCKS_PER_PAGE).get_page(request.GET.get("page"))
     page.object_list = [row_clock(r, today) for r in page.object_list]
     risks = (
-        approval_risk_page(request.user, today=today, number=request.GET.get("risks"))
+        approval_risk_page(
+            request.user, today=today, number=request.GET.get("risks"), per_page=RISKS_PER_PAGE
+        )
         if side != "dpw"
         else None
     )
