@@ -14,10 +14,13 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from outfall.web.apps.assets import clocks as asset_clocks
 from outfall.web.apps.core.roles import Role
 from outfall.web.apps.deadlines import index
 from outfall.web.apps.deadlines.models import DueClock
 from outfall.web.apps.deadlines.selectors import clock_list_visible_to
+from outfall.web.apps.enforcement import clocks as enforcement_clocks
+from outfall.web.apps.ms4 import clocks as ms4_clocks
 from outfall.web.apps.permits import clocks as permit_clocks
 from outfall.web.apps.permits.services.intake import referral_respond, referral_send
 from tests.web.conftest import make_user
@@ -130,3 +133,18 @@ def test_another_town_s_clerk_sees_none_of_the_town_s_clocks_and_an_applicant_on
     own = clock_list_visible_to(people["applicant"], today=D(2026, 2, 10))
     assert own and {c.application_id for c in own} == {mine.pk}
     assert len(clock_list_visible_to(people["clerk"], today=D(2026, 2, 10))) == 2 * len(own)
+
+
+def test_each_write_lays_out_again_what_it_can_move():
+    """A permit case's write its own clocks; a storm drain write the town's storm drain and MS4
+    program clocks (a dry-weather visit meets a screening deadline, Part 2.3); the town's own or
+    its regulations' write (its parameters) the whole town; a new day the day's clocks."""
+    plan = index._plan
+    assert plan([("permits.Application", "7")], day_changed=False) == {permit_clocks: {"7"}}
+    assert plan([("assets.Asset", "3")], day_changed=False) == {
+        asset_clocks: None,
+        ms4_clocks: None,
+    }
+    assert plan([("core.Town", "1")], day_changed=False) is None
+    assert plan([("regulations.Regulation", "2")], day_changed=False) is None
+    assert plan([], day_changed=True) == {enforcement_clocks: None, ms4_clocks: None}

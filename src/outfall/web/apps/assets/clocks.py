@@ -32,7 +32,7 @@ CLOCK_KINDS = {
 STATE_RULES: dict = {}
 DAILY = False
 CASE_TYPES: frozenset[str] = frozenset()
-TOWN_CASES = "assets."
+TOWN_CASES = ("assets.",)
 """A visit is audited under its outfall, not its round: any write to the storm drain system lays
 out the town's (few) rounds and investigations again."""
 

@@ -167,13 +167,10 @@ def _plan(events, *, day_changed: bool):
                 ids.add(case_id)
                 plan[source] = ids
             continue
-        source = next(
-            (s for s in CLOCK_SOURCES if s.TOWN_CASES and case_type.startswith(s.TOWN_CASES)),
-            None,
-        )
-        if source is None:
+        whole = [s for s in CLOCK_SOURCES if case_type.startswith(s.TOWN_CASES)]
+        if not whole:
             return None
-        plan[source] = None
+        plan.update(dict.fromkeys(whole))
     return plan
 
 

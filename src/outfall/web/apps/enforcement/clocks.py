@@ -45,7 +45,7 @@ DAILY = True
 """The cost clocks depend on the day: the balance unpaid on it, the interest not yet begun."""
 CASE_TYPES = frozenset({EnforcementCase._meta.label})
 """Every write to an enforcement case is audited under the case."""
-TOWN_CASES = None
+TOWN_CASES = ()
 
 
 def _case(case) -> ClockCase:

@@ -53,7 +53,7 @@ OPEN_REPORT_STATES = (ReportState.RECEIVED, ReportState.TRIAGED, ReportState.INV
 STATE_RULES: dict = {}
 DAILY = False
 CASE_TYPES: frozenset[str] = frozenset()
-TOWN_CASES = "idde."
+TOWN_CASES = ("idde.",)
 """A report's promised date moves its investigation's clock too: any write to an Article I record
 lays out the town's (few) Article I clocks again."""
 

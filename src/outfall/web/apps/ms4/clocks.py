@@ -24,9 +24,10 @@ STATE_RULES: dict = {}
 DAILY = True
 """Which deadline is met and which annual report is owed next depend on the day."""
 CASE_TYPES: frozenset[str] = frozenset()
-TOWN_CASES = "ms4."
-"""The program's clocks are the town's: filed under the town itself (its milestones) or an MS4
-record, they are laid out again for the town."""
+TOWN_CASES = ("ms4.", "assets.")
+"""The program's clocks are the town's: a write to an MS4 record or to the storm drain system
+(whose dry-weather visits meet the screening deadlines) lays them out again for the town; the
+town's own writes (its milestones) lay out the whole town."""
 
 
 def clock_of(town, item: ProgramItem, *, today: dt.date) -> CaseClock:

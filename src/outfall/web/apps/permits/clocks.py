@@ -334,7 +334,7 @@ DAILY = False
 CASE_TYPES = frozenset({Application._meta.label})
 """Every write to a permit case is audited under its application: those cases are laid out
 again."""
-TOWN_CASES = None
+TOWN_CASES = ()
 
 
 def index_entries(town, *, today: dt.date, case_ids=None) -> list[IndexEntry]:

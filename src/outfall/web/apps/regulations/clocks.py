@@ -28,7 +28,7 @@ CLOCK_KINDS = {"regulations_notice_by": "Regulations hearing to be advertised"}
 STATE_RULES: dict = {}
 DAILY = False
 CASE_TYPES: frozenset[str] = frozenset()
-TOWN_CASES = None
+TOWN_CASES = ()
 """An adopted regulation changes the town's parameters (`town_parameters`): a write to one lays
 out every clock of the town again (the case type is no source's, so the whole town)."""
 
