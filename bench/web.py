@@ -139,6 +139,7 @@ def _build(sizes: Sizes, seed: int) -> dict:
     from outfall.web.apps.assets.models import Asset
     from outfall.web.apps.audit.models import AuditEvent
     from outfall.web.apps.core.models import Membership, Town
+    from outfall.web.apps.deadlines.index import clock_index_refresh
     from outfall.web.apps.enforcement.models import EnforcementCase
     from outfall.web.apps.idde.models import Report
     from outfall.web.apps.permits.models import Application, Decision, Hearing, OMObligation
@@ -301,14 +302,16 @@ def _build(sizes: Sizes, seed: int) -> dict:
             action="application.update",
             section="§ 267-18",
             summary="a synthetic change",
-            object_type="application",
+            object_type="permits.Application",
             object_id=str(a.pk),
-            case_type="application",
+            case_type="permits.Application",
             case_id=str(a.pk),
             seq=seq[a.town_id],
         )
 
     AuditEvent.objects.bulk_create((audit_row(i) for i in range(sizes.audit)), batch_size=5000)
+    # bulk_create bypasses the services: lay the clock index out whole, as the daily run does.
+    clock_index_refresh(today=today, full=True)
 
     def session(user, town) -> str:
         s = SessionStore()

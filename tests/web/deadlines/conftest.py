@@ -7,9 +7,16 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
+from outfall.web.apps.deadlines.index import clock_index_refresh
 from outfall.web.apps.permits.models import Hearing
 
 D = dt.date
+
+
+def written_directly(day: dt.date) -> None:
+    """After a test writes a record itself (no service, so no audit row for the clock index to
+    follow), lay the index out again, as the daily run would."""
+    clock_index_refresh(today=day, full=True)
 
 
 def on(day: dt.date, hour: int = 19) -> dt.datetime:

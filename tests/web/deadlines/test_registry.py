@@ -37,6 +37,7 @@ def test_every_app_that_keeps_clocks_is_in_the_registry():
 def test_each_source_names_itself_its_kinds_and_lists_clocks(source):
     assert isinstance(source.SOURCE, str) and source.CLOCK_KINDS
     assert callable(source.clock_list_visible_to)
+    assert callable(source.index_entries) and callable(source.index_visible)
     assert all(label and not label.islower() for label in source.CLOCK_KINDS.values())
 
 
@@ -50,6 +51,7 @@ def test_a_missing_source_stops_the_import_rather_than_dropping_its_clocks(monke
 
     monkeypatch.setitem(sys.modules, "outfall.web.apps.enforcement.clocks", None)
     monkeypatch.delattr(enforcement, "clocks")
+    monkeypatch.delitem(sys.modules, "outfall.web.apps.deadlines.index")
     monkeypatch.delitem(sys.modules, "outfall.web.apps.deadlines.selectors")
     with pytest.raises(ImportError):
         importlib.import_module("outfall.web.apps.deadlines.selectors")
@@ -61,10 +63,10 @@ def test_a_missing_source_stops_the_import_rather_than_dropping_its_clocks(monke
 def test_a_source_that_fails_breaks_the_dashboard_instead_of_going_quiet(
     client, people, monkeypatch
 ):
-    def broken(user, *, today):
+    def broken(town, *, today, case_ids=None):
         raise RuntimeError("the enforcement clocks failed")
 
-    monkeypatch.setattr(enforcement_clocks, "clock_list_visible_to", broken)
+    monkeypatch.setattr(enforcement_clocks, "index_entries", broken)
     client.raise_request_exception = True
     client.force_login(people["clerk"])
     with pytest.raises(RuntimeError, match="enforcement clocks failed"):

@@ -19,7 +19,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from outfall.web.apps.kit.clocks import ClockState, clock_order, warning_days
+from outfall.web.apps.deadlines.index import CLOCK_SOURCES, clock_index_differences
+from outfall.web.apps.deadlines.selectors import clock_list_visible_to
+from outfall.web.apps.kit.clocks import clock_order
 from outfall.web.apps.permits import clocks as permit_clocks
 from outfall.web.apps.permits.models import Application
 
@@ -97,34 +99,31 @@ def test_the_public_lists_stay_within_their_query_ceilings(demo, url):
     assert len(_read(_client(None), url)) <= PUBLIC_MOST[url]
 
 
-def _every_clock(user, today):
-    """The permit clocks as read before any narrowing: every open case, one by one."""
-    cases = permit_clocks.with_case_records(permit_clocks.open_cases_visible_to(user))
-    clocks = [c for a in cases for c in permit_clocks.case_clock_list(user, a, today=today)]
-    return sorted(clocks, key=clock_order)
+READERS = ("clerk", "reviewer", "board1", "dpw", "dpwdirector", "admin", "applicant", "engineer")
+
+
+def _live(user, today):
+    """Every clock the sources lay out live for `user` on `today`, read case by case."""
+    return sorted(
+        (c for source in CLOCK_SOURCES for c in source.clock_list_visible_to(user, today=today)),
+        key=clock_order,
+    )
 
 
 @pytest.mark.parametrize("days_on", [-400, 0, 45, 400, 3000])
-def test_reading_only_the_cases_with_a_running_clock_loses_no_clock(demo, days_on):
-    """The dashboard and the home page read only the cases that can have a running clock, or
-    one due soon; on any day every clock (§ 267-18C to § 267-22) is still there."""
+def test_the_clock_index_shows_each_reader_every_clock_the_law_runs(demo, days_on):
+    """After the demo's load, the stored index gives each reader, on any day, exactly the clocks
+    the live layout gives them (§ 267-18C to § 267-22, Article I, enforcement, the MS4 program),
+    with the same states; and the case page's live clocks agree with it."""
     today = timezone.localdate() + dt.timedelta(days=days_on)
-    soon = today + dt.timedelta(days=warning_days())
-    attention = {ClockState.WARNING, ClockState.OVERDUE}
-    for username in ("clerk", "reviewer", "applicant", "admin"):
+    for username in READERS:
         user = get_user_model().objects.get(username=username)
-        every = _every_clock(user, today)
-        assert permit_clocks.clock_list_visible_to(user, today=today) == every
-        narrowed = permit_clocks.clock_list_visible_to(user, today=today, due_by=soon)
-        assert [c for c in narrowed if c.state in attention] == [
-            c for c in every if c.state in attention
-        ]
-    assert every or days_on < 0
-
-
-def test_the_home_page_reads_only_the_cases_with_a_clock_due_soon(demo):
+        indexed = clock_list_visible_to(user, today=today)
+        assert sorted(indexed, key=clock_order) == _live(user, today), username
     clerk = get_user_model().objects.get(username="clerk")
-    soon = timezone.localdate() + dt.timedelta(days=warning_days())
-    cases = permit_clocks.open_cases_visible_to(clerk)
-    read = permit_clocks.with_running_clocks(cases, due_by=soon)
-    assert read.count() < cases.count()
+    shown = clock_list_visible_to(clerk, today=today)
+    case = Application.objects.get(pk=next(c.application_id for c in shown if c.application_id))
+    on_page = permit_clocks.case_clock_list(clerk, case, today=today)
+    indexed = clock_list_visible_to(clerk, today=today, application_id=case.pk)
+    assert on_page == sorted(indexed, key=clock_order)
+    assert clock_index_differences(today=today) == []

@@ -195,11 +195,15 @@ def setting_map(town) -> dict[str, Setting]:
 # ------------------------------------------------------------------ screening
 
 
-def round_list_visible_to(user, town=None) -> QuerySet[ScreeningRound]:
-    qs = ScreeningRound.objects.filter(town_id__in=_towns(user, "screening.view"))
-    if town is not None:
-        qs = qs.filter(town=town)
+def round_list_of(town_ids) -> QuerySet[ScreeningRound]:
+    """The screening rounds of the towns `town_ids`, with their outfall counts."""
+    qs = ScreeningRound.objects.filter(town_id__in=town_ids)
     return qs.select_related("town").annotate(outfall_count=Count("outfalls", distinct=True))
+
+
+def round_list_visible_to(user, town=None) -> QuerySet[ScreeningRound]:
+    qs = round_list_of(_towns(user, "screening.view"))
+    return qs.filter(town=town) if town is not None else qs
 
 
 def round_get(user, pk: int) -> ScreeningRound:
@@ -256,11 +260,15 @@ def screenable_outfalls(town) -> QuerySet[Asset]:
 # ------------------------------------------------------------------ catchment investigations
 
 
-def catchment_list_visible_to(user, town=None) -> QuerySet[CatchmentInvestigation]:
-    qs = CatchmentInvestigation.objects.filter(town_id__in=_towns(user, "catchment.view"))
-    if town is not None:
-        qs = qs.filter(town=town)
+def catchment_list_of(town_ids) -> QuerySet[CatchmentInvestigation]:
+    """The catchment investigations of the towns `town_ids`."""
+    qs = CatchmentInvestigation.objects.filter(town_id__in=town_ids)
     return qs.select_related("town", "outfall", "visit")
+
+
+def catchment_list_visible_to(user, town=None) -> QuerySet[CatchmentInvestigation]:
+    qs = catchment_list_of(_towns(user, "catchment.view"))
+    return qs.filter(town=town) if town is not None else qs
 
 
 def catchment_get(user, pk: int) -> CatchmentInvestigation:

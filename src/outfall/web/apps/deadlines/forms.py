@@ -1,4 +1,5 @@
-"""The dashboard's filter: which kind of clock, which case."""
+"""The dashboard's filter: whose clocks, which kind, which case (by its number, so the page
+never loads every open case to offer them)."""
 
 from __future__ import annotations
 
@@ -27,17 +28,13 @@ class ClockFilterForm(FilterForm):
         choices=[("", "All kinds")],
         error_messages={"invalid_choice": "Kind of clock %(value)s is not one outfall keeps."},
     )
-    case = forms.TypedChoiceField(
-        label="Case",
+    case = forms.CharField(
+        label="Case number",
         required=False,
-        coerce=int,
-        empty_value=None,
-        error_messages={"invalid_choice": "Case %(value)s is not an open case you may see."},
+        max_length=80,
+        help_text="The number of one case, as its page shows it",
     )
 
-    def __init__(self, *args, cases=(), **kwargs):
+    def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["kind"].choices = [("", "All kinds"), *clock_kinds().items()]
-        self.fields["case"].choices = [("", "All cases")] + [
-            (str(a.pk), f"{a.number} — {a.title}") for a in cases
-        ]

@@ -16,15 +16,16 @@ from outfall.web.apps.core.models import CalendarToken, Membership
 from outfall.web.apps.core.roles import PERMIT_STAFF
 from outfall.web.apps.deadlines.models import ReminderSent
 from outfall.web.apps.deadlines.selectors import (
+    CLOCK_SOURCES,
     ClockState,
-    approval_risk_list_visible_to,
+    approval_risks_with_problems,
     clock_list_visible_to,
     open_cases_visible_to,
-    source_clock_list_visible_to,
 )
 from outfall.web.apps.kit.credentials import credential_audit
 from outfall.web.apps.kit.mail import mail_on_commit
 from outfall.web.apps.ms4 import clocks as ms4_clocks
+from outfall.web.apps.permits import clocks as permit_clocks
 from outfall.web.apps.permits.clocks import NO_CLOCKS
 from outfall.web.apps.permits.models import Application
 
@@ -67,6 +68,9 @@ class ReminderRun:
 # daily e-mail about one overdue since the permit's first year would teach people to ignore the
 # reminders, so they are not mailed.
 NOT_REMINDED = frozenset({ms4_clocks.SOURCE})
+OTHER_REMINDED = tuple(
+    s.SOURCE for s in CLOCK_SOURCES if s.SOURCE not in NOT_REMINDED | {permit_clocks.SOURCE}
+)
 
 
 def _reminder_towns() -> dict[int, set[int]]:
@@ -122,19 +126,15 @@ def deadline_reminders_send(*, today: dt.date) -> ReminderRun:
         cases = open_cases_visible_to(user).filter(Q(applicant=user) | Q(town_id__in=towns))
         clocks = clock_list_visible_to(user, today=today, states=REMIND_STATES, applications=cases)
         if user.pk in any_towns:
-            clocks += [
-                c
-                for c in source_clock_list_visible_to(
-                    user, today=today, states=REMIND_STATES, town_ids=any_towns[user.pk]
-                )
-                if c.source not in NOT_REMINDED
-            ]
+            clocks += clock_list_visible_to(
+                user,
+                today=today,
+                states=REMIND_STATES,
+                town_ids=any_towns[user.pk],
+                sources=OTHER_REMINDED,
+            )
             clocks.sort(key=lambda c: (c.due, c.case_number, c.key))
-        problems = [
-            r
-            for r in approval_risk_list_visible_to(user, today=today)
-            if r.problem and r.application.town_id in towns
-        ]
+        problems = approval_risks_with_problems(user, today=today, town_ids=towns)
         if not clocks and not problems:
             continue
         if _send_reminder(user, today, clocks, problems):

@@ -16,11 +16,11 @@ from outfall.web.apps.core.permissions import roles_in
 from outfall.web.apps.core.roles import PERMIT_STAFF, Role
 from outfall.web.apps.deadlines.forms import ClockFilterForm
 from outfall.web.apps.deadlines.ical import clocks_as_icalendar
+from outfall.web.apps.deadlines.index import row_clock
 from outfall.web.apps.deadlines.selectors import (
-    approval_risk_list_visible_to,
+    approval_risk_page,
     clock_list_visible_to,
-    clocks_of_side,
-    open_cases_visible_to,
+    clock_rows_visible_to,
     warning_days,
 )
 from outfall.web.apps.deadlines.services import calendar_token_rotate
@@ -29,6 +29,9 @@ from outfall.web.apps.permits import policy
 
 CLOCKS_PER_PAGE = 50
 """Clocks per page of the dashboard, soonest first (the download holds them all)."""
+RISKS_PER_PAGE = 20
+"""Pending cases per page of the approval-by-inaction table (those whose date cannot be placed
+first); each shown is laid out live for its notes, so the page stays bounded."""
 
 # The columns of the downloaded deadlines (the dashboard's clocks, with its filters).
 CLOCK_COLUMNS = (
@@ -61,24 +64,32 @@ def default_side(user, town) -> str:
 @require_GET
 def dashboard(request):
     policy.require(request.user, "deadlines.view")
-    cases = open_cases_visible_to(request.user).order_by("number")
+    today = timezone.localdate()
     side = default_side(request.user, getattr(request, "town", None))
-    asked = {k: v for k, v in request.GET.items() if k != "export"}
-    form = ClockFilterForm(request.GET if asked else None, cases=cases, initial={"side": side})
+    asked = {k: v for k, v in request.GET.items() if k not in ("export", "risks")}
+    form = ClockFilterForm(request.GET if asked else None, initial={"side": side})
     kind = case = None
     if form.is_bound and form.is_valid():
         kind = form.cleaned_data["kind"] or None
-        case = form.cleaned_data["case"]
+        case = form.cleaned_data["case"] or None
         side = form.cleaned_data["side"]
-    clocks = clocks_of_side(
-        clock_list_visible_to(request.user, kind=kind, application_id=case), side
-    )
-    download = exported(request, "deadlines", CLOCK_COLUMNS, clocks)
+    rows = clock_rows_visible_to(request.user, today=today, kind=kind, case_number=case, side=side)
+    download = exported(request, "deadlines", CLOCK_COLUMNS, (row_clock(r, today) for r in rows))
     if download is not None:
         return download
-    page = Paginator(clocks, CLOCKS_PER_PAGE).get_page(request.GET.get("page"))
+    page = Paginator(rows, CLOCKS_PER_PAGE).get_page(request.GET.get("page"))
+    page.object_list = [row_clock(r, today) for r in page.object_list]
+    risks = (
+        approval_risk_page(
+            request.user, today=today, number=request.GET.get("risks"), per_page=RISKS_PER_PAGE
+        )
+        if side != "dpw"
+        else None
+    )
     others = request.GET.copy()
     others.pop("page", None)
+    risk_query = request.GET.copy()
+    risk_query.pop("risks", None)
     token = CalendarToken.objects.filter(user=request.user).first()
     feed_url = (
         request.build_absolute_uri(reverse("deadlines:calendar", args=[token.token]))
@@ -93,7 +104,9 @@ def dashboard(request):
             "clocks": page.object_list,
             "page": page,
             "page_query": others.urlencode(),
-            "risks": approval_risk_list_visible_to(request.user) if side != "dpw" else None,
+            "risks": risks.object_list if risks is not None else None,
+            "risk_page": risks,
+            "risk_query": risk_query.urlencode(),
             "side": side,
             "warning_days": warning_days(),
             "feed_url": feed_url,
@@ -121,7 +134,7 @@ def calendar(request, token: str):
         raise Http404("No such calendar")
     user = found.user
     body = clocks_as_icalendar(
-        clock_list_visible_to(user),
+        clock_list_visible_to(user, today=timezone.localdate()),
         name=f"outfall deadlines — {user.get_username()}",
         absolute_url=request.build_absolute_uri,
         stamp=timezone.now(),

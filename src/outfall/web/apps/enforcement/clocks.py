@@ -10,16 +10,24 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
 from outfall.kernel.errors import InputError
 from outfall.law import s267_10_enforcement
 from outfall.law.errors import LawError
-from outfall.web.apps.enforcement.models import Protest
+from outfall.web.apps.enforcement.models import EnforcementCase, Protest
 from outfall.web.apps.enforcement.selectors import case_list_visible_to
 from outfall.web.apps.enforcement.selectors.ledger import cost_balance, cost_deadlines
-from outfall.web.apps.kit.clocks import CaseClock, ClockCase, clock_order
+from outfall.web.apps.kit.clocks import (
+    CaseClock,
+    ClockCase,
+    IndexEntry,
+    cases_in,
+    clock_order,
+    entry,
+)
 
 SOURCE = "enforcement"
 CLOCK_KINDS = {
@@ -32,6 +40,12 @@ CLOCK_KINDS = {
     "interest_from": "Interest starts on unpaid costs",
 }
 CLOSED = ("closed", "complied", "paid")
+STATE_RULES: dict = {}
+DAILY = True
+"""The cost clocks depend on the day: the balance unpaid on it, the interest not yet begun."""
+CASE_TYPES = frozenset({EnforcementCase._meta.label})
+"""Every write to an enforcement case is audited under the case."""
+TOWN_CASES = ()
 
 
 def _case(case) -> ClockCase:
@@ -150,6 +164,23 @@ def clock_list_for_case(case, *, today: dt.date | None = None) -> list[CaseClock
     today = today or timezone.localdate()
     clocks = _order_clocks(case, today) + _cost_clocks(case, today)
     return sorted(clocks, key=lambda c: (c.due, c.key, c.ref))
+
+
+def index_entries(town, *, today: dt.date, case_ids=None) -> list[IndexEntry]:
+    """The index rows of the town's open enforcement cases (or of `case_ids` among them)."""
+    cases = EnforcementCase.objects.filter(town=town).exclude(state="closed")
+    if case_ids is not None:
+        cases = cases.filter(pk__in=[int(pk) for pk in case_ids])
+    return [
+        entry(case, c)
+        for case in _with_records(cases)
+        for c in clock_list_for_case(case, today=today)
+    ]
+
+
+def index_visible(user) -> Q:
+    """The index rows of the enforcement cases `user` may see."""
+    return Q(source=SOURCE) & cases_in(case_list_visible_to(user))
 
 
 def clock_list_visible_to(user, *, today: dt.date | None = None) -> list[CaseClock]:

@@ -19,6 +19,8 @@ from outfall.web.apps.deadlines.selectors import (
     CaseClock,
     ClockState,
     clock_list_visible_to,
+    clock_rows_visible_to,
+    clock_summary,
     open_cases_visible_to,
     warning_days,
 )
@@ -78,14 +80,11 @@ def staff_summary(user, town, *, today: dt.date) -> StaffSummary:
     by_state = [
         StateCount(s.value, STATE_LABELS[s], counts[s.value]) for s in PermitState if s in counts
     ]
-    urgent = clock_list_visible_to(
-        user,
-        today=today,
-        states=ATTENTION,
-        applications=open_cases_visible_to(user, town_ids=[town.pk]),
+    rows = clock_rows_visible_to(
+        user, today=today, states=ATTENTION, applications=cases, town_ids=[town.pk]
     )
-    overdue = sum(1 for c in urgent if c.state == ClockState.OVERDUE)
-    return StaffSummary(by_state, urgent[:URGENT_SHOWN], overdue, len(urgent) - overdue)
+    urgent, overdue, warning = clock_summary(rows, today=today, shown=URGENT_SHOWN)
+    return StaffSummary(by_state, urgent, overdue, warning)
 
 
 def applicant_summary(user, *, today: dt.date) -> ApplicantSummary:

@@ -16,16 +16,24 @@ from __future__ import annotations
 import datetime as dt
 
 from django.conf import settings
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
 from outfall.compliance.lifecycle.idde import OPEN_INVESTIGATION_STATES, ReportState
-from outfall.web.apps.idde.models import Report
+from outfall.web.apps.idde.models import DischargePermit, Investigation, Report, Spill
 from outfall.web.apps.idde.selectors.discharge_permits import discharge_permit_list_visible_to
 from outfall.web.apps.idde.selectors.investigations import investigation_list_visible_to
 from outfall.web.apps.idde.selectors.reports import report_list_visible_to
 from outfall.web.apps.idde.selectors.spills import LABELS, spill_clock_rows, spill_list_visible_to
-from outfall.web.apps.kit.clocks import CaseClock, ClockCase, clock_order
+from outfall.web.apps.kit.clocks import (
+    CaseClock,
+    ClockCase,
+    IndexEntry,
+    cases_in,
+    clock_order,
+    entry,
+)
 
 SOURCE = "idde"
 ADMINISTRATION = "§ 267-5"
@@ -42,6 +50,12 @@ CLOCK_KINDS = {
     INSPECTION: "Sump pump permit inspection planned",
 }
 OPEN_REPORT_STATES = (ReportState.RECEIVED, ReportState.TRIAGED, ReportState.INVESTIGATING)
+STATE_RULES: dict = {}
+DAILY = False
+CASE_TYPES: frozenset[str] = frozenset()
+TOWN_CASES = ("idde.",)
+"""A report's promised date moves its investigation's clock too: any write to an Article I record
+lays out the town's (few) Article I clocks again."""
 
 
 def review_days() -> int:
@@ -74,9 +88,11 @@ def _clock(record, key: str, due: dt.date, explanation: str, today: dt.date) -> 
 
 
 def report_clocks(user, *, today: dt.date) -> list[CaseClock]:
-    reports = report_list_visible_to(user).filter(
-        state__in=OPEN_REPORT_STATES, expected_at__isnull=False
-    )
+    return _report_clocks(report_list_visible_to(user), today)
+
+
+def _report_clocks(reports, today: dt.date) -> list[CaseClock]:
+    reports = reports.filter(state__in=OPEN_REPORT_STATES, expected_at__isnull=False)
     return [
         _clock(
             r,
@@ -106,9 +122,13 @@ def investigation_clock(inv, *, today: dt.date) -> CaseClock:
 
 
 def investigation_clocks(user, *, today: dt.date) -> list[CaseClock]:
+    return _investigation_clocks(investigation_list_visible_to(user), today)
+
+
+def _investigation_clocks(investigations, today: dt.date) -> list[CaseClock]:
     return [
         investigation_clock(inv, today=today)
-        for inv in investigation_list_visible_to(user).filter(state__in=OPEN_INVESTIGATION_STATES)
+        for inv in investigations.filter(state__in=OPEN_INVESTIGATION_STATES)
     ]
 
 
@@ -122,10 +142,14 @@ def spill_clocks(user, *, today: dt.date) -> list[CaseClock]:
     """The § 267-9 notification clocks of every open spill the user may see whose act is not
     yet recorded: Fire and Police at once, the Department by the next business day, then the
     written confirmation."""
+    return _spill_clocks(spill_list_visible_to(user), today)
+
+
+def _spill_clocks(spills, today: dt.date) -> list[CaseClock]:
     now = timezone.now()
     return [
         clock
-        for spill in spill_list_visible_to(user).filter(closed_on__isnull=True)
+        for spill in spills.filter(closed_on__isnull=True)
         for clock in spill_notice_clocks(spill, today=today, now=now)
     ]
 
@@ -167,9 +191,11 @@ def spill_notice_clocks(spill, *, today: dt.date, now=None) -> list[CaseClock]:
 def permit_inspection_clocks(user, *, today: dt.date) -> list[CaseClock]:
     """Planned inspections of issued sump pump permits not yet inspected: the DPW's own date,
     not one the bylaw fixes (§ 267-7D(2)(g))."""
-    permits = discharge_permit_list_visible_to(user).filter(
-        state="issued", inspection_planned_on__isnull=False
-    )
+    return _permit_inspection_clocks(discharge_permit_list_visible_to(user), today)
+
+
+def _permit_inspection_clocks(permits, today: dt.date) -> list[CaseClock]:
+    permits = permits.filter(state="issued", inspection_planned_on__isnull=False)
     return [
         ClockCase(
             SOURCE,
@@ -210,3 +236,29 @@ def clock_list_visible_to(user, *, today: dt.date) -> list[CaseClock]:
         *permit_inspection_clocks(user, today=today),
     ]
     return sorted(clocks, key=clock_order)
+
+
+def index_entries(town, *, today: dt.date, case_ids=None) -> list[IndexEntry]:
+    """The index rows of every open Article I record of the town (`case_ids` is not used: the
+    town's are laid out together, `TOWN_CASES`)."""
+    reports = Report.objects.filter(town=town).select_related("town")
+    investigations = Investigation.objects.filter(town=town).select_related("town", "report")
+    spills = Spill.objects.filter(town=town).select_related("town")
+    permits = DischargePermit.objects.filter(town=town).select_related("town")
+    clocks = [
+        *_report_clocks(reports, today),
+        *_investigation_clocks(investigations, today),
+        *_spill_clocks(spills, today),
+        *_permit_inspection_clocks(permits, today),
+    ]
+    return [entry(c.record, c) for c in clocks]
+
+
+def index_visible(user) -> Q:
+    """The index rows of the Article I records `user` may see."""
+    return Q(source=SOURCE) & (
+        cases_in(report_list_visible_to(user))
+        | cases_in(investigation_list_visible_to(user))
+        | cases_in(spill_list_visible_to(user))
+        | cases_in(discharge_permit_list_visible_to(user))
+    )

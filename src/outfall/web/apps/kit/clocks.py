@@ -15,6 +15,8 @@ from enum import StrEnum
 from typing import Any
 
 from django.conf import settings
+from django.db.models import CharField, Q, QuerySet
+from django.db.models.functions import Cast
 
 
 class ClockState(StrEnum):
@@ -47,6 +49,28 @@ def clock_state(
     if days_left <= window:
         return ClockState.WARNING
     return ClockState.OK
+
+
+@dataclass(frozen=True)
+class StateRule:
+    """How a kind of clock other than the plain one reads its state (`clock_state`): warning at
+    least `warn_at_least` days ahead whatever the window, overdue on the day itself or not. A
+    source names its kinds' rules in `STATE_RULES`, so the index computes the state when it is
+    read, from the stored date and the reader's day."""
+
+    warn_at_least: int = 0
+    overdue_on_the_day: bool = False
+
+    def state(self, days_left: int, warn_within: int | None = None) -> ClockState:
+        window = warning_days() if warn_within is None else warn_within
+        return clock_state(
+            days_left,
+            warn_within=max(window, self.warn_at_least),
+            overdue_on_the_day=self.overdue_on_the_day,
+        )
+
+
+PLAIN = StateRule()
 
 
 def days_text(days_left: int) -> str:
@@ -225,6 +249,48 @@ class ClockCase:
             moved_because=deadline.moved_because,
             **extra,
         )
+
+
+@dataclass(frozen=True)
+class IndexEntry:
+    """One row of the clock index (`deadlines.models.DueClock`) as a source lays it out: the case
+    it belongs to (named as its audit rows name it: `model._meta.label`, `str(pk)`) and its
+    clock; or, with `risk`, where a pending permit case stands against approval by the Board's
+    failure to act (§ 267-18G): its clock if the law dates it, else `problem` or nothing."""
+
+    case_type: str
+    case_id: str
+    case: ClockCase
+    clock: CaseClock | None
+    internal: bool = False
+    risk: bool = False
+    problem: str = ""
+
+
+def entry(record, clock: CaseClock, *, internal: bool = False) -> IndexEntry:
+    """The index entry of `clock`, a clock of `record`'s case."""
+    case = ClockCase(
+        clock.source,
+        clock.case_number,
+        clock.case_title,
+        clock.case_url,
+        clock.town_id,
+        "",
+        place=clock.case_place,
+        application_id=clock.application_id,
+    )
+    return IndexEntry(record._meta.label, str(record.pk), case, clock, internal=internal)
+
+
+def cases_in(records: QuerySet) -> Q:
+    """The index rows (`DueClock`) of the cases among `records`: the reader's own selector of
+    visible cases, as a subquery, so the index shows exactly what that selector lets them see."""
+    keys = (
+        records.model._default_manager.filter(pk__in=records.order_by().values("pk"))
+        .annotate(index_case_id=Cast("pk", CharField()))
+        .values("index_case_id")
+    )
+    return Q(case_type=records.model._meta.label, case_id__in=keys)
 
 
 def clock_order(clock: CaseClock):

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.db.models import Q
 from django.urls import reverse
 
 from outfall.web.apps.core.models import Town
 from outfall.web.apps.core.permissions import towns_with_role
-from outfall.web.apps.kit.clocks import CaseClock, ClockCase, clock_order
+from outfall.web.apps.kit.clocks import CaseClock, ClockCase, IndexEntry, clock_order, entry
 from outfall.web.apps.ms4.policy import REPORT_READERS
 from outfall.web.apps.ms4.program import ANNUAL_REPORT, ProgramItem, program_status
 
@@ -19,6 +20,14 @@ SOURCE = "ms4"
 PROGRAM = "ms4_program_deadline"
 REPORT = "ms4_annual_report_due"
 CLOCK_KINDS = {PROGRAM: "MS4 permit program deadline", REPORT: "MS4 annual report due"}
+STATE_RULES: dict = {}
+DAILY = True
+"""Which deadline is met and which annual report is owed next depend on the day."""
+CASE_TYPES: frozenset[str] = frozenset()
+TOWN_CASES = ("ms4.", "assets.")
+"""The program's clocks are the town's: a write to an MS4 record or to the storm drain system
+(whose dry-weather visits meet the screening deadlines) lays them out again for the town; the
+town's own writes (its milestones) lay out the whole town."""
 
 
 def clock_of(town, item: ProgramItem, *, today: dt.date) -> CaseClock:
@@ -61,3 +70,13 @@ def clock_list_visible_to(user, *, today: dt.date) -> list[CaseClock]:
     for town in Town.objects.filter(pk__in=towns_with_role(user, REPORT_READERS)):
         out += town_clock_list(town, today=today)
     return sorted(out, key=clock_order)
+
+
+def index_entries(town, *, today: dt.date, case_ids=None) -> list[IndexEntry]:
+    """The index rows of the town's open MS4 program clocks, the town itself their case."""
+    return [entry(town, c) for c in town_clock_list(town, today=today)]
+
+
+def index_visible(user) -> Q:
+    """The index rows of the towns where `user` reads the annual report."""
+    return Q(source=SOURCE, town_id__in=towns_with_role(user, REPORT_READERS))

@@ -28,13 +28,17 @@ from outfall.compliance.permit_clock import PermitClock
 from outfall.kernel.errors import InputError
 from outfall.law.deadline import LegalDeadline
 from outfall.law.errors import LawError
+from outfall.web.apps.core.permissions import towns_with_role
 from outfall.web.apps.kit.clocks import (
+    PLAIN,
     CaseClock,
     ClockCase,
     ClockState,
+    IndexEntry,
+    StateRule,
+    cases_in,
     clock_order,
-    clock_state,
-    warning_days,
+    entry,
 )
 from outfall.web.apps.permits import policy
 from outfall.web.apps.permits.facts import permit_clock_for
@@ -91,17 +95,16 @@ class ApprovalRisk:
     timely_hearing_lost: str | None = None
 
 
+# Approval by inaction is dated by its first day, so it is overdue on that very day, and it
+# warns at least 14 days ahead whatever the town's window.
+STATE_RULES = {
+    CONSTRUCTIVE_APPROVAL: StateRule(CONSTRUCTIVE_APPROVAL_WARNING_DAYS, overdue_on_the_day=True)
+}
+
+
 def permit_clock_state(key: str, days_left: int, warn_within: int | None = None) -> ClockState:
-    """A permit clock's state. Approval by inaction is dated by its first day, so it is overdue
-    on that very day, and it warns at least 14 days ahead whatever the town's window."""
-    if key != CONSTRUCTIVE_APPROVAL:
-        return clock_state(days_left, warn_within=warn_within)
-    window = warning_days() if warn_within is None else warn_within
-    return clock_state(
-        days_left,
-        warn_within=max(window, CONSTRUCTIVE_APPROVAL_WARNING_DAYS),
-        overdue_on_the_day=True,
-    )
+    """A permit clock's state, by its kind's rule (`STATE_RULES`)."""
+    return STATE_RULES.get(key, PLAIN).state(days_left, warn_within)
 
 
 def _case(application) -> ClockCase:
@@ -279,73 +282,44 @@ def case_approval_risk(application, *, today: dt.date | None = None) -> Approval
     return _approval_risk(application, today or timezone.localdate())
 
 
-def _due(field: str, due_by: dt.date | None) -> dict:
-    return {f"{field}__lte": due_by} if due_by is not None else {}
-
-
-def with_running_clocks(cases, *, due_by: dt.date | None = None):
+def with_running_clocks(cases):
     """The cases among `cases` that can have a running clock, read in the database so a page
     never loads a case only to find it has none: pending (§ 267-18E-G) or approved by failure
     to act (§ 267-18G, the permit to issue); completed without as-built drawings (§ 267-18I);
     a referral unanswered (§ 267-18C) or a deficiency uncorrected (§ 267-22) while the file is
     open; an O&M task running (§ 267-20).
-
-    With `due_by`, only those whose clock on a recorded date can fall due by that day (every
-    such date bounds its clock from below: the as-built drawings are due years after
-    completion); the pending cases, few at any time, are all kept.
     """
 
     def open_child(model, link: str, **where):
         return Exists(model.objects.filter(**{link: OuterRef("pk")}, **where))
 
     running = Q(state__in=PENDING) | Q(state=PermitState.CONSTRUCTIVELY_APPROVED.value)
-    as_built = Q(
-        construction_completed_on__isnull=False, **_due("construction_completed_on", due_by)
-    )
+    as_built = Q(construction_completed_on__isnull=False)
     running |= ~Q(state__in=NO_CLOCKS) & as_built & ~open_child(AsBuilt, "application")
     running |= ~Q(state__in=FILE_SHUT) & open_child(
-        Referral, "application", responded_on__isnull=True, **_due("response_due", due_by)
+        Referral, "application", responded_on__isnull=True
     )
     running |= ~Q(state__in=FILE_SHUT) & open_child(
         Deficiency,
         "inspection__application",
         corrected_on__isnull=True,
-        **_due("correct_by", due_by),
     )
-    running |= ~Q(state__in=NO_CLOCKS) & open_child(
-        OMObligation, "application", active=True, **_due("next_due", due_by)
-    )
+    running |= ~Q(state__in=NO_CLOCKS) & open_child(OMObligation, "application", active=True)
     return cases.filter(running)
 
 
-def open_cases_visible_to(user, *, town_ids=None):
+def open_cases_visible_to(user):
     """The cases of `user` that can have a running clock (not drafts, not withdrawn)."""
-    qs = application_list_visible_to(user).exclude(state__in=NO_CLOCKS)
-    if town_ids is not None:
-        qs = qs.filter(town_id__in=list(town_ids))
-    return qs
+    return application_list_visible_to(user).exclude(state__in=NO_CLOCKS)
 
 
-def clock_list_visible_to(
-    user,
-    *,
-    today: dt.date | None = None,
-    applications=None,
-    application_id: int | None = None,
-    due_by: dt.date | None = None,
-) -> list[CaseClock]:
-    """Every open permit clock `user` may see; staff-only kinds only for those who may see the
-    case's internal record. `applications` narrows to a queryset already limited to what the
-    user may see (the reminder run passes one town's cases); `due_by` to the cases with a
-    clock that can fall due by then (`with_running_clocks`) — the clocks due later among them
-    are kept, for the caller's own filter."""
+def clock_list_visible_to(user, *, today: dt.date | None = None) -> list[CaseClock]:
+    """Every open permit clock `user` may see, laid out live case by case (the index's
+    `refresh_clocks --check` and the tests compare it with the stored index); staff-only kinds
+    only for those who may see the case's internal record."""
     today = today or timezone.localdate()
-    cases = applications if applications is not None else open_cases_visible_to(user)
-    if application_id is not None:
-        cases = cases.filter(pk=application_id)
-    cases = with_running_clocks(cases, due_by=due_by)
     out: list[CaseClock] = []
-    for application in with_clock_records(cases):
+    for application in with_clock_records(with_running_clocks(open_cases_visible_to(user))):
         internal = policy.can(user, "case.view_internal", application)
         out += [
             c
@@ -353,6 +327,52 @@ def clock_list_visible_to(
             if internal or c.key not in INTERNAL_KINDS
         ]
     return sorted(out, key=clock_order)
+
+
+DAILY = False
+"""No permit clock's date depends on the day it is read (only its state, computed on reading)."""
+CASE_TYPES = frozenset({Application._meta.label})
+"""Every write to a permit case is audited under its application: those cases are laid out
+again."""
+TOWN_CASES = ()
+
+
+def index_entries(town, *, today: dt.date, case_ids=None) -> list[IndexEntry]:
+    """The index rows of the town's permit cases (or of `case_ids` among them): every open clock,
+    staff-only kinds marked internal, and one approval-risk row per pending case (§ 267-18G)."""
+    cases = Application.objects.filter(town=town).exclude(state__in=NO_CLOCKS)
+    if case_ids is not None:
+        cases = cases.filter(pk__in=[int(pk) for pk in case_ids])
+    out: list[IndexEntry] = []
+    for a in with_clock_records(with_running_clocks(cases)):
+        out += [
+            entry(a, c, internal=c.key in INTERNAL_KINDS)
+            for c in clock_list_for_application(a, today=today)
+        ]
+        if a.state in PENDING:
+            risk = _approval_risk(a, today)
+            out.append(
+                IndexEntry(
+                    Application._meta.label,
+                    str(a.pk),
+                    _case(a),
+                    risk.clock,
+                    risk=True,
+                    problem=risk.problem or "",
+                )
+            )
+    return out
+
+
+def index_visible(user) -> Q:
+    """The index rows of the permit cases `user` may see; staff-only kinds only in the towns
+    where they may see a case's internal record (`case.view_internal`, a role per town)."""
+    internal = towns_with_role(user, policy.ACTIONS["case.view_internal"].roles)
+    return (
+        Q(source=SOURCE)
+        & cases_in(open_cases_visible_to(user))
+        & (Q(internal=False) | Q(town_id__in=internal))
+    )
 
 
 def approval_risk_list_visible_to(

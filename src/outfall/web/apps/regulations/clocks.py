@@ -6,16 +6,31 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
 from outfall.compliance.lifecycle.regulation import RegulationState
 from outfall.law.s267_17_administration import regulations_hearing_notice_by
-from outfall.web.apps.kit.clocks import CaseClock, ClockCase, clock_order
+from outfall.web.apps.kit.clocks import (
+    CaseClock,
+    ClockCase,
+    IndexEntry,
+    cases_in,
+    clock_order,
+    entry,
+)
+from outfall.web.apps.regulations.models import Regulation
 from outfall.web.apps.regulations.selectors import regulation_list_visible_to, town_parameters
 
 SOURCE = "regulations"
 CLOCK_KINDS = {"regulations_notice_by": "Regulations hearing to be advertised"}
+STATE_RULES: dict = {}
+DAILY = False
+CASE_TYPES: frozenset[str] = frozenset()
+TOWN_CASES = ()
+"""An adopted regulation changes the town's parameters (`town_parameters`): a write to one lays
+out every clock of the town again (the case type is no source's, so the whole town)."""
 
 
 def clock_list_for(reg, *, today: dt.date) -> list[CaseClock]:
@@ -42,3 +57,16 @@ def clock_list_visible_to(user, *, today: dt.date) -> list[CaseClock]:
     """Every hearing on a regulation, in the towns the user may see, still to be advertised."""
     rows = regulation_list_visible_to(user).filter(state=RegulationState.HEARING_SCHEDULED)
     return sorted((c for r in rows for c in clock_list_for(r, today=today)), key=clock_order)
+
+
+def index_entries(town, *, today: dt.date, case_ids=None) -> list[IndexEntry]:
+    """The index rows of the town's regulations with a hearing still to be advertised."""
+    rows = Regulation.objects.filter(town=town, state=RegulationState.HEARING_SCHEDULED)
+    return [
+        entry(r, c) for r in rows.select_related("town") for c in clock_list_for(r, today=today)
+    ]
+
+
+def index_visible(user) -> Q:
+    """The index rows of the regulations `user` may see."""
+    return Q(source=SOURCE) & cases_in(regulation_list_visible_to(user))

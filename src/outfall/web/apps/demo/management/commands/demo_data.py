@@ -17,6 +17,7 @@ import os
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
+from django.utils import timezone
 
 from outfall.compliance.lifecycle import STATE_LABELS, PermitState, TransitionNotAllowed
 from outfall.kernel.errors import InputError
@@ -24,6 +25,7 @@ from outfall.law.errors import LawError
 from outfall.web.apps.audit.models import AuditEvent
 from outfall.web.apps.core.models import Town
 from outfall.web.apps.core.roles import ROLE_LABELS
+from outfall.web.apps.deadlines.index import clock_index_refresh
 from outfall.web.apps.demo.article1 import (
     Article1Builder,
     status_link,
@@ -78,6 +80,7 @@ class Command(BaseCommand):
                 RegulationsBuilder(builder).build()
                 builder.build_cases()
                 Article1Builder(builder).build()
+                clock_index_refresh(today=timezone.localdate(), full=True)
         except (InputError, TransitionNotAllowed, LawError) as exc:
             raise CommandError(f"demo data refused by a service: {exc}") from exc
         self.report(password, loaded_now=True)
