@@ -31,6 +31,8 @@ from outfall.web.apps.deadlines.index import (
     clock_index_refresh,
     row_clock,
 )
+from outfall.web.apps.core.permissions import towns_with_role
+from outfall.web.apps.core.roles import Role
 from outfall.web.apps.deadlines.models import DueClock
 from outfall.web.apps.kit.clocks import (
     PLAIN,
@@ -116,6 +118,16 @@ def state_filter(states: Iterable[ClockState], today: dt.date) -> Q:
     return out
 
 
+def reader_town_ids(user) -> list[int]:
+    """The towns whose clocks `user` may see any of: those where they hold a role, and those of
+    their own applications. Only these are brought up to date for their read, so one town's
+    writes (or a fault in laying out its clocks) never delay or break another town's pages."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    own = Application.objects.filter(applicant=user).values_list("town_id", flat=True)
+    return sorted(set(towns_with_role(user, Role)) | set(own.order_by().distinct()))
+
+
 def _visible(user) -> Q:
     return reduce(or_, (source.index_visible(user) for source in CLOCK_SOURCES))
 
@@ -145,7 +157,7 @@ def clock_rows_visible_to(
     case's, `town_ids` those towns', `sources` those sources'.
     """
     today = today or timezone.localdate()
-    clock_index_refresh(today=today)
+    clock_index_refresh(today=today, town_ids=reader_town_ids(user))
     if other_sources is None:
         other_sources = application_id is None and applications is None
     rows = DueClock.objects.filter(_visible(user), risk=False)
@@ -190,7 +202,7 @@ def clock_summary(rows: QuerySet[DueClock], *, today: dt.date, shown: int):
 
 
 def _risk_rows(user, today: dt.date) -> QuerySet[DueClock]:
-    clock_index_refresh(today=today)
+    clock_index_refresh(today=today, town_ids=reader_town_ids(user))
     return DueClock.objects.filter(permit_clocks.index_visible(user), risk=True).annotate(
         undated=Case(
             When(~Q(problem=""), then=Value(0)),
