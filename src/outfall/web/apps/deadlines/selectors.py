@@ -25,14 +25,14 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Case, Count, IntegerField, Q, QuerySet, Value, When
 from django.utils import timezone
 
+from outfall.web.apps.core.permissions import towns_with_role
+from outfall.web.apps.core.roles import Role
 from outfall.web.apps.deadlines.index import (
     CLOCK_SOURCES,
     STATE_RULES,
     clock_index_refresh,
     row_clock,
 )
-from outfall.web.apps.core.permissions import towns_with_role
-from outfall.web.apps.core.roles import Role
 from outfall.web.apps.deadlines.models import DueClock
 from outfall.web.apps.kit.clocks import (
     PLAIN,
