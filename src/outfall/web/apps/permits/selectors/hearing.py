@@ -476,11 +476,8 @@ def _public_decision_row(application: Application, decision: Decision | None) ->
 
 def public_document(application: Application, kind: str) -> GeneratedDocument | None:
     """The latest public document of `kind` for the case."""
-    return (
-        GeneratedDocument.objects.filter(application=application, kind=kind, public=True)
-        .order_by("-generated_at", "-id")
-        .first()
-    )
+    made = related_rows(application, "documents", "-generated_at", "-pk", kind=kind, public=True)
+    return made[0] if made else None
 
 
 def public_document_get(document_id: int) -> GeneratedDocument:

@@ -10,7 +10,7 @@ from django.core.paginator import Paginator
 from django.shortcuts import render
 from django.urls import path, reverse
 
-from outfall.web.apps.audit.selectors import audit_list_for_case
+from outfall.web.apps.audit.selectors import audit_latest_for_case, audit_list_for_case
 from outfall.web.apps.kit.exports import exported
 from outfall.web.apps.kit.steps import RecordSteps
 from outfall.web.apps.permits.facts import remember_facts
@@ -25,6 +25,8 @@ from outfall.web.apps.permits.views.finder import APPLICATION_COLUMNS, applicati
 
 PER_PAGE = 50
 """Cases per page of the case list (the download holds them all)."""
+HISTORY_SHOWN = 50
+"""The latest rows of its history a case page shows; `?history=all` shows every row."""
 
 CASE = RecordSteps(
     get=application_get,
@@ -82,13 +84,20 @@ def application_list(request):
 
 @login_required
 def application_detail(request, pk: int):
+    """The case page: every panel of the case and its history, the latest rows of a long one
+    with a link to the whole (`?history=all`)."""
     application = remember_facts(application_page_get(request.user, pk))
+    if request.GET.get("history") == "all":
+        timeline, earlier = audit_list_for_case(application), False
+    else:
+        timeline, earlier = audit_latest_for_case(application, HISTORY_SHOWN)
     return render(
         request,
         "permits/detail.html",
         {
             "application": application,
-            "timeline": audit_list_for_case(application),
+            "timeline": timeline,
+            "full_history_url": f"{request.path}?history=all#history-heading" if earlier else "",
         },
     )
 
