@@ -103,8 +103,8 @@ def _add_records(case, clerk, names) -> None:
 
 
 def test_a_case_page_reads_as_many_queries_however_many_records_it_holds(demo):
-    """One record of each kind, then thirty more of each: the page reads them in as many
-    queries."""
+    """One record of each kind, then thirty more of each (its history then longer than the
+    page shows): the page reads them in as many queries."""
     case = Application.objects.get(state="under_construction", town__slug="norfolk")
     clerk = get_user_model().objects.get(username="clerk")
     client = _client("clerk")
@@ -112,6 +112,16 @@ def test_a_case_page_reads_as_many_queries_however_many_records_it_holds(demo):
     one = len(_read(client, f"/permits/{case.pk}/"))
     _add_records(case, clerk, range(1, 31))
     assert len(_read(client, f"/permits/{case.pk}/")) == one
+
+
+def test_a_long_history_shows_its_latest_rows_and_links_to_the_whole(demo):
+    case = Application.objects.get(state="under_construction", town__slug="norfolk")
+    _add_records(case, get_user_model().objects.get(username="clerk"), range(60))
+    client = _client("clerk")
+    latest = client.get(f"/permits/{case.pk}/").content.decode()
+    whole = client.get(f"/permits/{case.pk}/?history=all").content.decode()
+    assert "Show the full history" in latest and "started by" not in latest
+    assert "Show the full history" not in whole and "started by" in whole
 
 
 def test_a_case_page_looks_up_the_reader_s_roles_and_the_case_s_checks_once(demo):

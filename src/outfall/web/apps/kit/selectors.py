@@ -48,8 +48,8 @@ def related_rows(instance, relation: str, *order: str, joined=(), prefetched=(),
     `joined` links in the same query and the `prefetched` relations in one more each."""
     cache = getattr(instance, "_prefetched_objects_cache", {})
     if relation not in cache:
-        rows = getattr(instance, relation).filter(**where)
-        rows = rows.select_related(*joined).prefetch_related(*prefetched)
+        rows = getattr(instance, relation).filter(**where).prefetch_related(*prefetched)
+        rows = rows.select_related(*joined) if joined else rows
         rows = rows.order_by(*order) if order else rows
         return list(rows)
     rows = [r for r in cache[relation] if all(getattr(r, k) == v for k, v in where.items())]

@@ -18,6 +18,7 @@ from outfall.web.apps.core.roles import Role
 from outfall.web.apps.kit.selectors import related_rows
 from outfall.web.apps.permits.facts import decision_tally, waiver_tally
 from outfall.web.apps.permits.models import Application, BoardAttendance, Decision, WaiverRequest
+from outfall.web.apps.permits.selectors.visibility import VOTES
 
 MEETING = BoardAttendance.Meeting
 VOTE_SECTIONS = s267_18_procedure.VOTE_MATTERS
@@ -134,7 +135,9 @@ def board_business(application: Application) -> Business:
     until it issues (§ 267-18F). Nothing otherwise."""
     state = PermitState(application.state)
     if state == PermitState.HEARING_OPEN:
-        waivers = related_rows(application, "waivers", "submitted_on", "pk", granted=None)
+        waivers = related_rows(
+            application, "waivers", "submitted_on", "pk", prefetched=(VOTES,), granted=None
+        )
         matters = [waiver_matter(application, w) for w in waivers]
         meeting = MEETING.HEARING_CLOSE if matters else None
     elif state == PermitState.HEARING_CLOSED:
@@ -167,11 +170,10 @@ def board_record(application: Application) -> dict:
     and recused, and each question with every member's vote and the law's finding (for the
     hearing record and the decision PDF)."""
     decision = getattr(application, "decision", None)
-    waivers = related_rows(application, "waivers", "submitted_on", "pk")
-    matters = [waiver_matter(application, w) for w in waivers]
+    waivers = related_rows(application, "waivers", "submitted_on", "pk", prefetched=(VOTES,))
     return {
         "close_attendance": attendance_at(application, MEETING.HEARING_CLOSE),
         "decision_attendance": attendance_at(application, MEETING.DECISION),
-        "waiver_matters": [m for m in matters if m.votes],
+        "waiver_matters": [waiver_matter(application, w) for w in waivers if w.votes.all()],
         "decision_matter": decision_matter(application, decision) if decision else None,
     }

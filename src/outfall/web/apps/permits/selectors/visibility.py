@@ -82,6 +82,9 @@ def with_case_records(applications: QuerySet[Application]) -> QuerySet[Applicati
     )
 
 
+VOTES = Prefetch("votes", queryset=BoardVote.objects.select_related("member", "recorded_by"))
+"""The Board's votes on a matter with the members who cast and recorded them."""
+
 SITE_REVIEWS_SHOWN = 5
 """The latest site review runs the case page lists (the newest is the checklist's)."""
 
@@ -102,11 +105,9 @@ CASE_PAGE_RECORDS = (
     ),
     Prefetch(
         "waivers",
-        queryset=WaiverRequest.objects.order_by("submitted_on", "pk").prefetch_related(
-            Prefetch("votes", queryset=BoardVote.objects.select_related("member", "recorded_by"))
-        ),
+        queryset=WaiverRequest.objects.order_by("submitted_on", "pk").prefetch_related(VOTES),
     ),
-    Prefetch("decision__votes", queryset=BoardVote.objects.select_related("member", "recorded_by")),
+    Prefetch("decision__votes", queryset=VOTES.queryset),
     Prefetch(
         "board_attendance",
         queryset=BoardAttendance.objects.select_related("member", "recorded_by").order_by(
