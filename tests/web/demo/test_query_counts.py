@@ -17,6 +17,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 from django.utils import timezone
 
 from outfall.web.apps.kit.clocks import ClockState, clock_order, warning_days
@@ -28,6 +29,10 @@ CASE_PAGE_MOST = 38
 """The case page's ceiling on its richest case, for every reader who may open it. The panels
 read the records fetched with the case, one query per kind of record (some thirty kinds);
 issue 13's 20 needs several kinds read in one query."""
+
+STAGE_PAGE_MOST = {"construction": 28, "hearing_record": 27, "hearing_notice_page": 30}
+"""The stage pages that show a whole panel read the case as the case page does (a closed case,
+the demo's richest)."""
 
 PAGE_MOST = {
     "/": 20,
@@ -80,6 +85,13 @@ def test_every_case_page_stays_within_its_query_ceiling_for_every_reader(demo):
     readers = (*CASE_READERS, richest.applicant.username)
     by_reader = {u: len(_read(_client(u), f"/permits/{richest.pk}/")) for u in readers}
     assert max(by_reader.values()) <= CASE_PAGE_MOST, by_reader
+
+
+@pytest.mark.parametrize("page", STAGE_PAGE_MOST)
+def test_a_stage_page_showing_a_whole_panel_stays_within_its_ceiling(demo, page):
+    case = Application.objects.filter(state="closed").order_by("pk").first()
+    sql = _read(_client("clerk"), reverse(f"permits:{page}", args=[case.pk]))
+    assert len(sql) <= STAGE_PAGE_MOST[page]
 
 
 def _add_records(case, clerk, names) -> None:

@@ -3,6 +3,7 @@ its case (`case_for`) and shows it (`case_view`)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 from django.contrib.auth.decorators import login_required
@@ -34,6 +35,10 @@ CASE = RecordSteps(
     url=lambda application: reverse("permits:detail", args=[application.pk]),
     action="case.view",
 )
+CASE_WITH_RECORDS = dataclasses.replace(
+    CASE, get=lambda user, pk: remember_facts(application_page_get(user, pk))
+)
+"""A case read as the case page reads it, with every kind of record its panels list."""
 
 
 def case_for(request, pk: int, action: str = "case.view") -> Application:
@@ -43,10 +48,11 @@ def case_for(request, pk: int, action: str = "case.view") -> Application:
     return application
 
 
-def case_view(template: str, parts: Callable[..., dict], **options):
+def case_view(template: str, parts: Callable[..., dict], *, with_records: bool = False, **options):
     """The view of a page of one case (`RecordSteps.view`): the case as `application`, and what
-    `parts(user, application, **url_parts)` says the page shows of it."""
-    return CASE.view(
+    `parts(user, application, **url_parts)` says the page shows of it (`with_records`: a page
+    showing a whole panel reads the case as the case page does, each kind of record once)."""
+    return (CASE_WITH_RECORDS if with_records else CASE).view(
         template,
         lambda user, application, **url_parts: {
             "application": application,
