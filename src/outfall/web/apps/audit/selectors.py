@@ -21,6 +21,13 @@ def audit_list_for_case(case, *, public_only: bool = False) -> QuerySet[AuditEve
     return qs.select_related("actor").order_by("at", "id")
 
 
+def audit_latest_for_case(case, count: int) -> tuple[list[AuditEvent], bool]:
+    """The latest `count` rows of the case's history, oldest first, and whether it holds
+    earlier ones (a page shows a long history's latest rows and links to the rest)."""
+    rows = list(audit_list_for_case(case).reverse()[: count + 1])
+    return rows[:count][::-1], len(rows) > count
+
+
 def audit_chain_verify(town) -> ChainCheck:
     """One chain checked row by row (`audit.chain`): the town's, or with `town=None` the
     installation's; held to the last stored check that found it intact."""

@@ -12,6 +12,9 @@ DPW_SIDE = frozenset({str(Role.DPW_STAFF), str(Role.DPW_DIRECTOR), str(Role.ADMI
 def outfall_context(request) -> dict:
     town = getattr(request, "town", None)
     roles = roles_in(getattr(request, "user", None), town)
+    towns = getattr(request, "towns", None)
+    if towns is None:
+        towns = list(Town.objects.all())
     return {
         "current_town": town,
         "current_roles": roles,
@@ -20,5 +23,5 @@ def outfall_context(request) -> dict:
         # for applicants (who hold no role), the DPW's pages for its staff and Director.
         "nav_permits": not roles or bool(roles & {str(r) for r in PERMIT_STAFF}),
         "nav_dpw": bool(roles & DPW_SIDE),
-        "towns": Town.objects.all() if Town.objects.count() > 1 else [],
+        "towns": towns if len(towns) > 1 else [],
     }

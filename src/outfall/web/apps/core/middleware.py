@@ -15,16 +15,18 @@ class TownMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        request.town = _current_town(request)
+        request.towns = list(Town.objects.all())
+        request.town = _current_town(request, request.towns)
         return self.get_response(request)
 
 
-def _current_town(request) -> Town | None:
+def _current_town(request, towns: list[Town]) -> Town | None:
+    """The town chosen in the session, else the default, else the first made (one read of the
+    few towns serves this and the header's list to switch to)."""
+    by_slug = {t.slug: t for t in towns}
     slug = request.session.get("town") if hasattr(request, "session") else None
-    town = Town.objects.filter(slug=slug).first() if slug else None
-    if town is None:
-        town = Town.objects.filter(slug=settings.OUTFALL_DEFAULT_TOWN).first()
-    return town or Town.objects.order_by("id").first()
+    town = by_slug.get(slug) or by_slug.get(settings.OUTFALL_DEFAULT_TOWN)
+    return town or min(towns, key=lambda t: t.pk, default=None)
 
 
 class NulInputMiddleware:

@@ -12,6 +12,7 @@ from outfall.compliance.application_match import ApplicationProject
 from outfall.compliance.lifecycle import PermitFacts
 from outfall.compliance.permit_clock import PermitClock, PermitClockFacts, permit_clock
 from outfall.law.s267_16_applicability import ProjectFacts
+from outfall.web.apps.kit.selectors import related_rows
 from outfall.web.apps.permits.models import Application, BoardAttendance, Decision, WaiverRequest
 
 
@@ -127,7 +128,7 @@ def _permit_facts(application: Application, today: dt.date) -> PermitFacts:
         hearing_opened_on=clock.hearing_opened_on,
         hearing_closed_on=clock.hearing_closed_on,
         extended_to=clock.extended_to,
-        waivers_pending=a.waivers.filter(granted__isnull=True).count(),
+        waivers_pending=len(related_rows(a, "waivers", granted=None)),
         decision_tally=decision_tally(decision) if decision and not decision.issued else None,
         town_clerk_certified_constructive_approval=_has(a, "constructive_approval"),
         surety_required=bool(decision and decision.surety_required),
@@ -147,7 +148,7 @@ def vote_tally(application: Application, meeting: str, votes) -> dict[str, int]:
     """The Board's vote on one matter counted from the records (never typed): the members present
     at `meeting`, those of them recused, and the ayes, nays and abstentions among `votes` of the
     members sitting — the counts `s267_18_procedure.board_vote` asks."""
-    present = list(application.board_attendance.filter(meeting=meeting))
+    present = related_rows(application, "board_attendance", meeting=meeting)
     recused = {p.member_id for p in present if p.recused}
     cast = [v.vote for v in votes if v.member_id not in recused]
     return {

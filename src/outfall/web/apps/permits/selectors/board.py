@@ -15,11 +15,15 @@ from outfall.kernel.errors import InputError
 from outfall.law import s267_18_procedure
 from outfall.law.determination import Determination
 from outfall.web.apps.core.roles import Role
+from outfall.web.apps.kit.selectors import related_rows
 from outfall.web.apps.permits.facts import decision_tally, waiver_tally
 from outfall.web.apps.permits.models import Application, BoardAttendance, Decision, WaiverRequest
+from outfall.web.apps.permits.selectors.visibility import VOTES
 
 MEETING = BoardAttendance.Meeting
 VOTE_SECTIONS = s267_18_procedure.VOTE_MATTERS
+VOTE_JOINED = ("member", "recorded_by")
+"""The members a vote or an attendance names, read with it."""
 
 
 def board_members(town):
@@ -80,7 +84,7 @@ def _matter_vote(application: Application, matter: Matter) -> Matter:
 
 def waiver_matter(application: Application, waiver: WaiverRequest) -> Matter:
     """A waiver request as a question before the Board at the close of the hearing."""
-    votes = list(waiver.votes.select_related("member", "recorded_by").order_by("member__last_name"))
+    votes = related_rows(waiver, "votes", "member__last_name", joined=VOTE_JOINED)
     matter = Matter(
         f"waiver_{waiver.pk}",
         f"Waiver of {waiver.requirement}",
@@ -95,9 +99,7 @@ def waiver_matter(application: Application, waiver: WaiverRequest) -> Matter:
 
 def decision_matter(application: Application, decision: Decision) -> Matter:
     """The decision put to the Board as a question before it."""
-    votes = list(
-        decision.votes.select_related("member", "recorded_by").order_by("member__last_name")
-    )
+    votes = related_rows(decision, "votes", "member__last_name", joined=VOTE_JOINED)
     matter = Matter(
         "decision",
         f"Decision: {decision.get_kind_display()}",
@@ -133,7 +135,9 @@ def board_business(application: Application) -> Business:
     until it issues (§ 267-18F). Nothing otherwise."""
     state = PermitState(application.state)
     if state == PermitState.HEARING_OPEN:
-        waivers = application.waivers.filter(granted__isnull=True).order_by("submitted_on", "id")
+        waivers = related_rows(
+            application, "waivers", "submitted_on", "pk", prefetched=(VOTES,), granted=None
+        )
         matters = [waiver_matter(application, w) for w in waivers]
         meeting = MEETING.HEARING_CLOSE if matters else None
     elif state == PermitState.HEARING_CLOSED:
@@ -151,10 +155,13 @@ def board_business(application: Application) -> Business:
 
 def attendance_at(application: Application, meeting: str) -> list[BoardAttendance]:
     """The members present at `meeting` on the case, by name."""
-    return list(
-        application.board_attendance.filter(meeting=meeting)
-        .select_related("member", "recorded_by")
-        .order_by("member__last_name", "member__first_name")
+    return related_rows(
+        application,
+        "board_attendance",
+        "member__last_name",
+        "member__first_name",
+        joined=VOTE_JOINED,
+        meeting=meeting,
     )
 
 
@@ -163,10 +170,10 @@ def board_record(application: Application) -> dict:
     and recused, and each question with every member's vote and the law's finding (for the
     hearing record and the decision PDF)."""
     decision = getattr(application, "decision", None)
-    waivers = application.waivers.exclude(votes=None).order_by("submitted_on", "id")
+    waivers = related_rows(application, "waivers", "submitted_on", "pk", prefetched=(VOTES,))
     return {
         "close_attendance": attendance_at(application, MEETING.HEARING_CLOSE),
         "decision_attendance": attendance_at(application, MEETING.DECISION),
-        "waiver_matters": [waiver_matter(application, w) for w in waivers],
+        "waiver_matters": [waiver_matter(application, w) for w in waivers if w.votes.all()],
         "decision_matter": decision_matter(application, decision) if decision else None,
     }

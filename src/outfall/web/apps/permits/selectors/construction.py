@@ -12,7 +12,7 @@ import datetime as dt
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from django.db.models import Prefetch, Sum
+from django.db.models import Prefetch
 from django.urls import reverse
 
 from outfall.compliance import lifecycle
@@ -26,12 +26,14 @@ from outfall.compliance.lifecycle import (
 from outfall.law import s267_21_surety, s267_22_inspections, s267_24_certificate
 from outfall.law.determination import Determination, Reason
 from outfall.law.errors import LawError
+from outfall.web.apps.kit.selectors import related_rows
 from outfall.web.apps.kit.steps import Offer, offer_if
 from outfall.web.apps.kit.steps import offer as lifecycle_offer
 from outfall.web.apps.permits.facts import permit_clock_for, permit_facts
 from outfall.web.apps.permits.models import (
     Application,
     Certificate,
+    Deficiency,
     GeneratedDocument,
     Inspection,
     PermitCondition,
@@ -188,8 +190,7 @@ def surety_held(surety: Surety | None) -> Decimal:
     """What is still held of the security after every release so far."""
     if surety is None:
         return Decimal("0.00")
-    released = surety.releases.aggregate(total=Sum("amount"))["total"] or Decimal("0.00")
-    return surety.amount - released
+    return surety.amount - sum((r.amount for r in surety.releases.all()), Decimal("0.00"))
 
 
 def surety_get(application: Application) -> Surety | None:
@@ -230,7 +231,7 @@ def inspection_allowed(
     return s267_22_inspections.next_inspection_allowed(
         inspections_done(application) if done is None else done,
         stage,
-        record_plan_submitted=application.as_builts.exists(),
+        record_plan_submitted=bool(application.as_builts.all()),
         underground_drainage=application.underground_drainage,
         as_of=application.law_date,
         town=application.town.slug,
@@ -244,7 +245,7 @@ def certificate_readiness(application: Application) -> Determination:
     easements = list(application.easements.all())
     return s267_24_certificate.certificate_prerequisites(
         final_inspection_passed(application),
-        application.as_builts.filter(accepted=True).exists(),
+        any(b.accepted for b in application.as_builts.all()),
         application.om_plan_provided,
         all(e.recorded_on and e.book and e.page for e in easements),
         easements_required=bool(easements),
@@ -351,8 +352,15 @@ def inspection_offers(user, application: Application) -> list[Offer]:
 def construction_record(user, application: Application) -> dict:
     """Everything the construction panel and page show, and which steps `user` may take."""
     surety = surety_get(application)
-    inspections = application.inspections.order_by("done_on", "pk").prefetch_related(
-        "deficiencies", Prefetch("photos", queryset=Upload.objects.order_by("pk"))
+    inspections = related_rows(
+        application,
+        "inspections",
+        "done_on",
+        "pk",
+        prefetched=(
+            Prefetch("deficiencies", queryset=Deficiency.objects.order_by("correct_by")),
+            Prefetch("photos", queryset=Upload.objects.order_by("pk")),
+        ),
     )
     readiness = certificate_readiness(application)
     offers = lifecycle_offers(user, application)
@@ -365,13 +373,15 @@ def construction_record(user, application: Application) -> dict:
         ),
         "decision": decided(application),
         "surety": surety,
-        "surety_releases": surety.releases.order_by("released_on", "pk") if surety else [],
+        "surety_releases": related_rows(surety, "releases", "released_on", "pk") if surety else [],
         "surety_held": surety_held(surety),
         "inspections": inspections,
         "change_notices": application.change_notices.order_by("submitted_on", "pk"),
-        "as_builts": application.as_builts.select_related("upload").order_by("received_on", "pk"),
+        "as_builts": related_rows(
+            application, "as_builts", "received_on", "pk", joined=("upload",)
+        ),
         "as_built_deadline": as_built_deadline(application),
-        "easements": application.easements.order_by("pk"),
+        "easements": related_rows(application, "easements", "pk"),
         "certificate": certificate_get(application),
         "certificate_readiness": readiness,
         "certificate_unmet": readiness.details.get("unmet", []),
@@ -395,17 +405,22 @@ def decided(application: Application):
 
 def conditions_in_phase(application: Application, phase: str):
     """The permit's conditions that apply in `phase`, by number (§ 267-18F(2))."""
-    return application.conditions.filter(phase=phase).order_by("number")
+    return related_rows(application, "conditions", "number", phase=phase)
 
 
 def construction_documents(user, application: Application):
     """The certificate and surety release letters on file that `user` may read."""
-    docs = application.documents.filter(kind__in=DOCUMENT_KINDS).order_by("generated_at", "pk")
-    if not can(user, "case.view", application):
-        docs = docs.filter(public=True)
-    return docs
+    every = can(user, "case.view", application)
+    return [
+        d
+        for d in related_rows(application, "documents", "generated_at", "pk")
+        if d.kind in DOCUMENT_KINDS and (every or d.public)
+    ]
 
 
 def construction_document_get(user, application: Application, pk: int) -> GeneratedDocument:
     """One of this stage's documents the user may read, else DoesNotExist."""
-    return construction_documents(user, application).get(pk=pk)
+    for document in construction_documents(user, application):
+        if document.pk == pk:
+            return document
+    raise GeneratedDocument.DoesNotExist

@@ -16,6 +16,7 @@ from outfall.kernel.errors import InputError
 from outfall.law.determination import Determination
 from outfall.law.errors import LawError
 from outfall.web.apps.jobs.selectors import job_latest_about
+from outfall.web.apps.kit.selectors import related_rows
 from outfall.web.apps.kit.steps import Offer, offer, offer_if
 from outfall.web.apps.permits.facts import permit_clock_for, permit_facts
 from outfall.web.apps.permits.models import (
@@ -238,11 +239,11 @@ def hearing_panel(user, application: Application) -> dict:
     state = PermitState(application.state)
     clock = hearing_clock(application)
     staff_view = can(user, "case.view_internal", application)
-    documents = GeneratedDocument.objects.filter(
-        application=application, kind__in=HEARING_DOCUMENT_KINDS
-    ).order_by("-generated_at", "-id")
-    if not staff_view:
-        documents = documents.filter(public=True)
+    documents = [
+        d
+        for d in related_rows(application, "documents", "-generated_at", "-pk")
+        if d.kind in HEARING_DOCUMENT_KINDS and (staff_view or d.public)
+    ]
     may = {key: can(user, action, application) for key, action, _ in PANEL_ACTIONS}
     business = board_business(application)
     open_blockers = []
@@ -282,20 +283,20 @@ def hearing_panel(user, application: Application) -> dict:
     return {
         "hearing": hearing,
         "hearing_date": hearing_local_date(hearing),
-        "sessions": list(hearing.sessions.order_by("held_on", "id")) if hearing else [],
-        "waivers": list(application.waivers.order_by("submitted_on", "id")),
+        "sessions": related_rows(hearing, "sessions", "held_on", "pk") if hearing else [],
+        "waivers": related_rows(application, "waivers", "submitted_on", "pk"),
         "decision": decision,
         "business": business,
         "board": board_record(application),
         "permit": related_or_none(application, "permit"),
         "constructive": related_or_none(application, "constructive_approval"),
-        "extensions": list(application.extensions.order_by("agreed_on", "id")),
+        "extensions": related_rows(application, "extensions", "agreed_on", "pk"),
         "clock": clock,
         "deadlines": list(clock.outcome) if clock else [],
         "late_hearing": bool(clock and clock.details.get("late_hearing")),
         "notice": notice_status(application, clock),
         "open_blockers": open_blockers,
-        "documents": list(documents),
+        "documents": documents,
         "actions": {key: key in open_keys for key in may},
         "offers": offers,
         "staff_view": staff_view,
@@ -475,11 +476,8 @@ def _public_decision_row(application: Application, decision: Decision | None) ->
 
 def public_document(application: Application, kind: str) -> GeneratedDocument | None:
     """The latest public document of `kind` for the case."""
-    return (
-        GeneratedDocument.objects.filter(application=application, kind=kind, public=True)
-        .order_by("-generated_at", "-id")
-        .first()
-    )
+    made = related_rows(application, "documents", "-generated_at", "-pk", kind=kind, public=True)
+    return made[0] if made else None
 
 
 def public_document_get(document_id: int) -> GeneratedDocument:

@@ -22,7 +22,7 @@ from outfall.kernel.errors import InputError
 from outfall.law import s267_18_procedure, s267_19_plan_contents, s267_20_om_plan
 from outfall.law.errors import LawError
 from outfall.web.apps.core.permissions import is_permit_staff
-from outfall.web.apps.kit.selectors import row_or_404
+from outfall.web.apps.kit.selectors import related_rows, row_or_404
 from outfall.web.apps.kit.snapshots import determination_snapshot
 from outfall.web.apps.permits import policy
 from outfall.web.apps.permits.facts import application_project
@@ -35,6 +35,7 @@ from outfall.web.apps.permits.models import (
     SiteReviewRun,
     Upload,
 )
+from outfall.web.apps.permits.selectors.visibility import SITE_REVIEWS_SHOWN
 from outfall.web.apps.regulations import policy as data_policy
 
 S = PermitState
@@ -110,15 +111,14 @@ def abutters_list_age_days(application: Application, today: dt.date) -> int | No
     return (today - application.abutters_certified_on).days
 
 
-def _document_item(application: Application, key: str, label: str, kind: str) -> ChecklistItem:
-    """Whether a document of `kind` is among the uploads (§ 267-18A)."""
-    uploaded = application.uploads.filter(kind=kind).exists()
+def _document_item(key: str, label: str, uploaded: bool) -> ChecklistItem:
+    """Whether a document of its kind is among the uploads (§ 267-18A)."""
     detail = "uploaded" if uploaded else "not uploaded"
     return ChecklistItem(key, label, "§ 267-18A", uploaded, detail)
 
 
 def _fee_item(application: Application, kind: str, label: str) -> ChecklistItem:
-    fee = application.fees.filter(kind=kind).first()
+    fee = next(iter(related_rows(application, "fees", "pk", kind=kind)), None)
     if fee is None:
         detail = "not yet set or recorded"
     elif fee.paid_on is None:
@@ -139,6 +139,11 @@ def intake_checklist(
     a = application
     as_of, town = a.law_date, a.town.slug
     items: list[ChecklistItem] = []
+    uploaded = set(
+        a.uploads.filter(kind__in=(Upload.Kind.PLAN, Upload.Kind.OM_PLAN)).values_list(
+            "kind", flat=True
+        )
+    )
 
     plan = s267_19_plan_contents.plan_completeness(plan_item_entries(a), as_of=as_of, town=town)
     listed = s267_19_plan_contents.plan_items(as_of=as_of, town=town)
@@ -157,10 +162,9 @@ def intake_checklist(
     )
     items.append(
         _document_item(
-            a,
             "plan_document",
             "Stormwater management plan and project description (PDF)",
-            Upload.Kind.PLAN,
+            Upload.Kind.PLAN in uploaded,
         )
     )
     om_missing = om_plan_missing(a)
@@ -175,7 +179,7 @@ def intake_checklist(
     )
     items.append(
         _document_item(
-            a, "om_document", "Operation and maintenance plan (PDF)", Upload.Kind.OM_PLAN
+            "om_document", "Operation and maintenance plan (PDF)", Upload.Kind.OM_PLAN in uploaded
         )
     )
     unsigned = unsigned_owners(a)
@@ -219,7 +223,7 @@ def intake_checklist(
     )
     items.append(_fee_item(a, Fee.Kind.APPLICATION, "Application fee paid"))
     items.append(_fee_item(a, Fee.Kind.TECHNICAL_REVIEW, "Technical review fee paid"))
-    filed = list(a.clerk_filings.values_list("what", flat=True))
+    filed = [f.what for f in a.clerk_filings.all()]
     items.append(
         ChecklistItem(
             "town_clerk_filing",
@@ -230,7 +234,7 @@ def intake_checklist(
             blocking=False,
         )
     )
-    run = a.site_reviews.order_by("-run_at", "-pk").first()
+    run = next(iter(site_reviews_latest(a)), None)
     match = site_review_match(a, run) if run is not None else None
     if run is None:
         detail = "none run"
@@ -258,6 +262,15 @@ VERDICT_WORDS = {
     "needs_information": "needs information",
 }
 """A run's verdict in words (as `permits/intake/_verdict.html` shows it)."""
+
+
+def site_reviews_latest(application: Application) -> list[SiteReviewRun]:
+    """The latest site review runs, newest first, as many as the case page lists (read with the
+    case page's application, a slice being prefetched under its own name)."""
+    latest = getattr(application, "site_reviews_latest", None)
+    if latest is None:
+        latest = application.site_reviews.order_by("-run_at", "-pk")[:SITE_REVIEWS_SHOWN]
+    return list(latest)
 
 
 def site_review_match(application: Application, run: SiteReviewRun) -> dict:
@@ -332,7 +345,7 @@ def town_clerk_items_for(application: Application) -> list[dict]:
 def latest_determinations(application: Application) -> list[DeterminationRecord]:
     """The newest snapshot of each question asked about this case, oldest question first."""
     latest: dict[str, DeterminationRecord] = {}
-    for rec in application.determinations.order_by("made_at", "pk"):
+    for rec in related_rows(application, "determinations", "made_at", "pk"):
         latest[rec.question] = rec
     return list(latest.values())
 
@@ -510,18 +523,18 @@ def intake_panel(user, application: Application, *, today: dt.date | None = None
     else:
         law_problem = ""
     comments = list(comments_visible_to(user, application))
-    site_reviews = list(application.site_reviews.order_by("-run_at", "-pk")[:5])
+    site_reviews = site_reviews_latest(application)
     referrals = [
         {"referral": r, "status": referral_status(r, today)}
-        for r in application.referrals.order_by("sent_on", "pk")
+        for r in related_rows(application, "referrals", "sent_on", "pk")
     ]
     return {
         "checklist": checklist,
         "unmet": checklist_unmet(checklist),
         "law_problem": law_problem,
         "review_may_begin": may_begin,
-        "fees": list(application.fees.order_by("kind")),
-        "filings": list(application.clerk_filings.order_by("filed_on", "pk")),
+        "fees": related_rows(application, "fees", "kind"),
+        "filings": related_rows(application, "clerk_filings", "filed_on", "pk"),
         "referrals": referrals,
         "reviews": list(application.completeness_reviews.order_by("-reviewed_on", "-pk")),
         "comments": comments,
@@ -532,7 +545,7 @@ def intake_panel(user, application: Application, *, today: dt.date | None = None
         "site_review_match": site_review_match(application, site_reviews[0])
         if site_reviews
         else None,
-        "waivers": list(application.waivers.order_by("submitted_on", "pk")),
+        "waivers": related_rows(application, "waivers", "submitted_on", "pk"),
         "determinations": latest_determinations(application),
         "actions": intake_actions(user, application),
         "staff": staff,

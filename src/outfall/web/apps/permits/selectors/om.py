@@ -12,6 +12,7 @@ import datetime as dt
 from django.utils import timezone
 
 from outfall.compliance.lifecycle import PermitState
+from outfall.web.apps.kit.selectors import related_rows
 from outfall.web.apps.permits.models import (
     Application,
     OMObligation,
@@ -53,13 +54,22 @@ def om_step_blockers(application: Application, key: str):
     return step_blockers(application, key, steps=OM_STEPS)
 
 
-def parties_on(application: Application, day: dt.date):
+def parties_on(application: Application, day: dt.date) -> list[ResponsibleParty]:
     """The responsible parties in office on `day` (a party ends the day its successor starts)."""
-    return (
-        application.responsible_parties.filter(since__lte=day)
-        .exclude(until__lte=day)
-        .order_by("responsibility", "name")
-    )
+    return [
+        p
+        for p in related_rows(application, "responsible_parties", "responsibility", "name")
+        if p.since <= day and (p.until is None or p.until > day)
+    ]
+
+
+def parties_former(application: Application, day: dt.date) -> list[ResponsibleParty]:
+    """The responsible parties whose time ended by `day`, the latest to leave first."""
+    return [
+        p
+        for p in related_rows(application, "responsible_parties", "-until")
+        if p.until is not None and p.until <= day
+    ]
 
 
 def parties_by_law_role(application: Application, day: dt.date) -> dict[str, list[str]]:
@@ -82,8 +92,8 @@ def om_record(user, application: Application, *, today: dt.date | None = None) -
     """Everything the O&M panel and page show, and which steps `user` may take."""
     today = today or timezone.localdate()
     obligations = []
-    for obligation in application.om_obligations.order_by("next_due", "pk").prefetch_related(
-        "reports"
+    for obligation in related_rows(
+        application, "om_obligations", "next_due", "pk", prefetched=("reports",)
     ):
         status, days = obligation_due_status(obligation, today)
         obligations.append(
@@ -100,9 +110,7 @@ def om_record(user, application: Application, *, today: dt.date | None = None) -
         "application": application,
         "today": today,
         "current_parties": parties_on(application, today),
-        "former_parties": application.responsible_parties.filter(until__lte=today).order_by(
-            "-until"
-        ),
+        "former_parties": parties_former(application, today),
         "amendments": application.om_amendments.order_by("agreed_on", "pk"),
         "obligations": obligations,
         "can": {key: step_available(user, application, key, steps=OM_STEPS) for key in OM_STEPS},

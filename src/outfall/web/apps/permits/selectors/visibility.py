@@ -9,7 +9,20 @@ from outfall.compliance.lifecycle import PermitState
 from outfall.web.apps.core.permissions import is_permit_staff, towns_with_role
 from outfall.web.apps.core.roles import PERMIT_STAFF
 from outfall.web.apps.kit.selectors import row_or_404
-from outfall.web.apps.permits.models import Application, Deficiency, OMObligation, Referral
+from outfall.web.apps.permits.models import (
+    Application,
+    AsBuilt,
+    BoardAttendance,
+    BoardVote,
+    Deficiency,
+    GeneratedDocument,
+    OMObligation,
+    PermitCondition,
+    Referral,
+    SiteReviewRun,
+    Upload,
+    WaiverRequest,
+)
 
 PUBLIC_STATES = tuple(
     s.value for s in PermitState if s not in (PermitState.DRAFT, PermitState.WITHDRAWN)
@@ -62,18 +75,59 @@ def with_case_records(applications: QuerySet[Application]) -> QuerySet[Applicati
     """The cases with every record their clocks read, fetched once (`permits.clocks`)."""
     return applications.select_related("town", "hearing", "constructive_approval").prefetch_related(
         "extensions",
-        "as_builts",
+        Prefetch("as_builts", queryset=AsBuilt.objects.select_related("upload")),
         Prefetch("referrals", queryset=Referral.objects.order_by("response_due")),
         Prefetch("om_obligations", queryset=OMObligation.objects.order_by("next_due")),
         Prefetch("inspections__deficiencies", queryset=Deficiency.objects.order_by("correct_by")),
     )
 
 
+VOTES = Prefetch("votes", queryset=BoardVote.objects.select_related("member", "recorded_by"))
+"""The Board's votes on a matter with the members who cast and recorded them."""
+
+SITE_REVIEWS_SHOWN = 5
+"""The latest site review runs the case page lists (the newest is the checklist's)."""
+
+CASE_PAGE_RECORDS = (
+    "plan_items",
+    "fees",
+    "clerk_filings",
+    "easements",
+    "hearing__sessions",
+    "responsible_parties",
+    "om_obligations__reports",
+    "surety__releases",
+    Prefetch("inspections__photos", queryset=Upload.objects.order_by("pk")),
+    Prefetch(
+        "site_reviews",
+        queryset=SiteReviewRun.objects.order_by("-run_at", "-pk")[:SITE_REVIEWS_SHOWN],
+        to_attr="site_reviews_latest",
+    ),
+    Prefetch(
+        "waivers",
+        queryset=WaiverRequest.objects.order_by("submitted_on", "pk").prefetch_related(VOTES),
+    ),
+    Prefetch("decision__votes", queryset=VOTES.queryset),
+    Prefetch(
+        "board_attendance",
+        queryset=BoardAttendance.objects.select_related("member", "recorded_by").order_by(
+            "member__last_name", "member__first_name"
+        ),
+    ),
+    Prefetch("documents", queryset=GeneratedDocument.objects.order_by("-generated_at", "-pk")),
+    Prefetch("conditions", queryset=PermitCondition.objects.order_by("number")),
+)
+"""What the case page's panels read of a case's records beside its clocks', each kind in one
+query; the panels take them with `kit.selectors.related_rows` (issue 13)."""
+
+
 def application_page_get(user, pk: int) -> Application:
     """`application_get` for the case page: the records its panels and clocks read fetched with
     it, once."""
     return row_or_404(
-        with_case_records(application_list_visible_to(user)).select_related(*CASE_PAGE_ONE_TO_ONE),
+        with_case_records(application_list_visible_to(user))
+        .select_related(*CASE_PAGE_ONE_TO_ONE)
+        .prefetch_related(*CASE_PAGE_RECORDS),
         pk,
         "No such application",
     )

@@ -3,6 +3,7 @@ its case (`case_for`) and shows it (`case_view`)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 from django.contrib.auth.decorators import login_required
@@ -10,7 +11,7 @@ from django.core.paginator import Paginator
 from django.shortcuts import render
 from django.urls import path, reverse
 
-from outfall.web.apps.audit.selectors import audit_list_for_case
+from outfall.web.apps.audit.selectors import audit_latest_for_case, audit_list_for_case
 from outfall.web.apps.kit.exports import exported
 from outfall.web.apps.kit.steps import RecordSteps
 from outfall.web.apps.permits.facts import remember_facts
@@ -25,6 +26,8 @@ from outfall.web.apps.permits.views.finder import APPLICATION_COLUMNS, applicati
 
 PER_PAGE = 50
 """Cases per page of the case list (the download holds them all)."""
+HISTORY_SHOWN = 50
+"""The latest rows of its history a case page shows; `?history=all` shows every row."""
 
 CASE = RecordSteps(
     get=application_get,
@@ -32,6 +35,10 @@ CASE = RecordSteps(
     url=lambda application: reverse("permits:detail", args=[application.pk]),
     action="case.view",
 )
+CASE_WITH_RECORDS = dataclasses.replace(
+    CASE, get=lambda user, pk: remember_facts(application_page_get(user, pk))
+)
+"""A case read as the case page reads it, with every kind of record its panels list."""
 
 
 def case_for(request, pk: int, action: str = "case.view") -> Application:
@@ -41,10 +48,11 @@ def case_for(request, pk: int, action: str = "case.view") -> Application:
     return application
 
 
-def case_view(template: str, parts: Callable[..., dict], **options):
+def case_view(template: str, parts: Callable[..., dict], *, with_records: bool = False, **options):
     """The view of a page of one case (`RecordSteps.view`): the case as `application`, and what
-    `parts(user, application, **url_parts)` says the page shows of it."""
-    return CASE.view(
+    `parts(user, application, **url_parts)` says the page shows of it (`with_records`: a page
+    showing a whole panel reads the case as the case page does, each kind of record once)."""
+    return (CASE_WITH_RECORDS if with_records else CASE).view(
         template,
         lambda user, application, **url_parts: {
             "application": application,
@@ -82,13 +90,20 @@ def application_list(request):
 
 @login_required
 def application_detail(request, pk: int):
+    """The case page: every panel of the case and its history, the latest rows of a long one
+    with a link to the whole (`?history=all`)."""
     application = remember_facts(application_page_get(request.user, pk))
+    if request.GET.get("history") == "all":
+        timeline, earlier = audit_list_for_case(application), False
+    else:
+        timeline, earlier = audit_latest_for_case(application, HISTORY_SHOWN)
     return render(
         request,
         "permits/detail.html",
         {
             "application": application,
-            "timeline": audit_list_for_case(application),
+            "timeline": timeline,
+            "full_history_url": f"{request.path}?history=all#history-heading" if earlier else "",
         },
     )
 

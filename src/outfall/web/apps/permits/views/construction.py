@@ -75,7 +75,9 @@ page = table_steps(sel.STEPS)
 
 
 construction_page = case_view(
-    "permits/construction/page.html", lambda user, a: {"cp": sel.construction_record(user, a)}
+    "permits/construction/page.html",
+    lambda user, a: {"cp": sel.construction_record(user, a)},
+    with_records=True,
 )
 
 

@@ -302,7 +302,11 @@ def _notice_stage(user, application) -> dict:
 
 
 hearing_notice_page = case_view(
-    "permits/hearing/notice.html", _notice_stage, action="hearing.manage", get_only=True
+    "permits/hearing/notice.html",
+    _notice_stage,
+    action="hearing.manage",
+    get_only=True,
+    with_records=True,
 )
 
 
@@ -379,6 +383,7 @@ hearing_record = case_view(
     "permits/hearing/record.html",
     lambda user, a: {"panel": selectors.hearing_panel(user, a)},
     get_only=True,
+    with_records=True,
 )
 
 
