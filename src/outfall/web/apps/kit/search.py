@@ -1,7 +1,7 @@
 """The one shape of a search page, of a list's pages and of a map page: the filter form and what
-it found, a list read a page at a time (`page_of`, shown with `{% pager %}` of `kit_lists`, whose
-links keep the page's filters), and what a map's script reads (the one tile server and its attribution, the town's centre, and the URL of
-its markers narrowed by the same filters).
+it found, a list read a page at a time (`page_of`, shown with `{% pager %}` of `kit_lists`,
+whose links keep the page's filters), and what a map's script reads (the one tile server and
+its attribution, the town's centre, and the URL of its markers narrowed by the same filters).
 
 A page's filters are its form's `criteria` (something with `as_query()`), or None when the form
 has errors: then nothing is searched and the page answers 400 with the errors on the form.
@@ -10,6 +10,8 @@ The one search across every kind of record (issue 11) is a list of `SearchSource
 of record, its own visibility selector and the fields its text is sought in; `text_search`
 finds the words with PostgreSQL's full-text search where the database is PostgreSQL (and the
 identifiers by containment, as people type part of a number) and by containment on SQLite.
+`search_everywhere` reads the first few hits of each kind (the page links to the rest of a kind,
+a page at a time), so a search reads a bounded number of rows however many match.
 """
 
 from __future__ import annotations
@@ -122,20 +124,24 @@ def map_config(town, markers: tuple[str, str], criteria) -> dict:
 
 def text_search(rows, text: str, *fields: str, identifiers: tuple[str, ...] = ()):
     """`rows` whose `fields` hold `text`: full-text (every word, stemmed) on PostgreSQL, with
-    `identifiers` matched by containment; containment of the whole text on other databases."""
+    `identifiers` matched by containment; containment of the whole text on other databases.
+    The words are matched, not fetched (`alias`), and the rows made distinct only where a field
+    lies across a relation (an abutter's name), as that alone can repeat a row."""
     text = (text or "").strip()
     if not text:
         return rows.none()
+    across = any("__" in name for name in (*fields, *identifiers))
     if connection.vendor != "postgresql":
-        return text_in(rows, text, *identifiers, *fields).distinct()
-    from django.contrib.postgres.search import SearchQuery, SearchVector
+        found = text_in(rows, text, *identifiers, *fields)
+    else:
+        from django.contrib.postgres.search import SearchQuery, SearchVector
 
-    query = SearchQuery(text, search_type="websearch", config="english")
-    found = rows.annotate(_words=SearchVector(*fields, config="english"))
-    wanted = Q(_words=query)
-    for name in identifiers:
-        wanted |= Q(**{f"{name}__icontains": text})
-    return found.filter(wanted).distinct()
+        query = SearchQuery(text, search_type="websearch", config="english")
+        wanted = Q(_words=query)
+        for name in identifiers:
+            wanted |= Q(**{f"{name}__icontains": text})
+        found = rows.alias(_words=SearchVector(*fields, config="english")).filter(wanted)
+    return found.distinct() if across else found
 
 
 @dataclass(frozen=True)
@@ -153,11 +159,14 @@ class Hit:
 
 @dataclass(frozen=True)
 class SearchSource:
-    """A kind of record the one search looks through: `rows(user, town)` is its app's own
-    visibility selector (only what the reader may see), `fields` and `identifiers` where the
-    text is sought, `hit(row)` how a found row reads."""
+    """A kind of record the one search looks through: `key` names it in a link (`?kind=`),
+    `plural` in a sentence; `rows(user, town)` is its app's own visibility selector (only what
+    the reader may see), `fields` and `identifiers` where the text is sought, `hit(row)` how a
+    found row reads."""
 
+    key: str
     kind: str
+    plural: str
     rows: Callable[[Any, Any], Any]
     fields: tuple[str, ...]
     identifiers: tuple[str, ...]
@@ -167,9 +176,20 @@ class SearchSource:
         return text_search(self.rows(user, town), text, *self.fields, identifiers=self.identifiers)
 
 
-def search_everywhere(sources, user, town, text: str, *, most: int = 500) -> list[Hit]:
-    """The hits of every source the reader may see, source by source (at most `most` each)."""
-    hits: list[Hit] = []
+@dataclass(frozen=True)
+class Found:
+    """The first hits of one kind of record, and whether it has more than those."""
+
+    source: SearchSource
+    hits: list[Hit]
+    more: bool
+
+
+def search_everywhere(sources, user, town, text: str, *, first: int) -> list[Found]:
+    """The first `first` hits of every source the reader may see, each kind one query of at
+    most `first + 1` rows (the one past them says there are more, without counting them)."""
+    out = []
     for source in sources:
-        hits.extend(source.hit(row) for row in source.search(user, town, text)[:most])
-    return hits
+        rows = list(source.search(user, town, text)[: first + 1])
+        out.append(Found(source, [source.hit(r) for r in rows[:first]], len(rows) > first))
+    return out
