@@ -31,8 +31,6 @@ from outfall.web.apps.kit.search import map_config, search_page
 from outfall.web.apps.kit.steps import RecordSteps, Step, step_page
 from outfall.web.apps.kit.versions import edit_token
 
-SHOWN = 500
-
 # The columns of the downloaded inventory (the page's own rows and filters).
 ASSET_COLUMNS = (
     column("Identifier", "asset_id"),
@@ -107,7 +105,6 @@ def _search(request, template: str, shows: Callable[[Any, Any], dict], *, downlo
         criteria,
         lambda c: sel.asset_search(request.user, town, c),
         rows="assets",
-        shown=SHOWN,
         **shows(town, criteria),
     )
 

@@ -86,17 +86,18 @@ def search_page(
     search: Callable[[Any], Any],
     *,
     rows: str,
-    shown: int,
+    shown: int = PER_PAGE,
     **more,
 ):
-    """A search page: the form, and the first `shown` rows `search(criteria)` finds (under
-    `rows`), how many it found and the query string that repeats it; `more` adds what else the
-    page shows."""
-    found = search(criteria) if criteria is not None else None
+    """A search page: the form, and the page (`?page=`, `shown` rows) of what `search(criteria)`
+    finds (under `rows`, the page as `page`), how many it found and the query string that
+    repeats it; `more` adds what else the page shows."""
+    page = page_of(request, search(criteria), shown) if criteria is not None else None
     context = {
         "form": form,
-        rows: found[:shown] if found is not None else None,
-        "count": found.count() if found is not None else 0,
+        rows: page.object_list if page is not None else None,
+        "page": page,
+        "count": page.paginator.count if page is not None else 0,
         "shown": shown,
         "query": query_of(criteria),
         **more,

@@ -25,8 +25,6 @@ from outfall.web.apps.permits.selectors.search import (
     application_sites,
 )
 
-RESULTS_SHOWN = 200
-
 # The columns of a downloaded list of applications (the case list and the search's results).
 APPLICATION_COLUMNS = (
     column("Number", "number"),
@@ -134,7 +132,6 @@ def application_find(request):
         criteria,
         lambda c: application_search(request.user, c, town=scope.town),
         rows="results",
-        shown=RESULTS_SHOWN,
         scope=scope,
     )
 
