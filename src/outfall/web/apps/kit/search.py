@@ -27,6 +27,7 @@ from django.db.models import Q
 from django.shortcuts import render
 from django.utils.http import urlencode
 
+from outfall.kernel.errors import InputError
 from outfall.web.apps.kit.selectors import text_in
 
 # Where a map of a town with no centre on record opens (Norfolk, Massachusetts).
@@ -117,6 +118,60 @@ def map_config(town, markers: tuple[str, str], criteria) -> dict:
         "attribution": settings.OUTFALL_MAP_ATTRIBUTION,
         "center": centre,
         key: url + (f"?{query}" if query else ""),
+    }
+
+
+MAP_FEATURES_MOST = 1000
+"""The most markers a map draws at once; beyond it the reader is asked to zoom in."""
+
+
+@dataclass(frozen=True)
+class MapBox:
+    """The part of the map in view, in GeoJSON's order: west, south, east, north (degrees)."""
+
+    west: float
+    south: float
+    east: float
+    north: float
+
+    @classmethod
+    def parse(cls, text: str) -> MapBox:
+        """A `bbox` of four numbers; bad input names the field and the value."""
+        try:
+            west, south, east, north = (float(p) for p in text.split(","))
+        except ValueError:
+            raise InputError(
+                "bbox", text, "must be four numbers: west,south,east,north in degrees"
+            ) from None
+        if not (-180 <= west <= east <= 180 and -90 <= south <= north <= 90):
+            raise InputError("bbox", text, "must run west to east and south to north")
+        return cls(west, south, east, north)
+
+
+def on_map(request, rows, noun: str) -> tuple[list, dict | None]:
+    """The rows (with `latitude` and `longitude`) in the map's view (`?bbox=`, every row without
+    one), and None; or, when more than `MAP_FEATURES_MOST` are in view, none of them (they are
+    counted, not read) and what the map tells the reader: how many `noun` and to zoom in. A bad
+    `bbox` is an InputError."""
+    most = MAP_FEATURES_MOST
+    text = request.GET.get("bbox")
+    if text:
+        box = MapBox.parse(text)
+        rows = rows.filter(
+            longitude__gte=box.west,
+            longitude__lte=box.east,
+            latitude__gte=box.south,
+            latitude__lte=box.north,
+        )
+    shown = list(rows[: most + 1])
+    if len(shown) <= most:
+        return shown, None
+    count = rows.count()
+    return [], {
+        "count": count,
+        "most": most,
+        "message": f"{count:,} {noun} are in view; the map shows at most {most:,}: zoom in, "
+        "or use the table below.",
     }
 
 
