@@ -91,27 +91,24 @@ def _add_copies(model, town_slug: str = "norfolk") -> None:
     model.objects.bulk_create(copies)
 
 
-@pytest.mark.parametrize("url", PAGES)
-def test_a_staff_list_holds_a_page_and_its_queries_do_not_grow_with_its_rows(demo, url):
-    username, model = PAGES[url]
-    client = _client(username)
-    _, before = _get(client, url)
-    _add_copies(model)
-    response, after = _get(client, url)
+def _held(response) -> tuple[int, int, int]:
+    """How many rows the answer holds, its page size and how many rows the list has."""
+    if response.get("Content-Type", "").startswith("application/json"):
+        body = response.json()
+        return len(body["items"]), body["limit"], body["count"]
     page = response.context["page"]
-    assert len(page.object_list) <= PER_PAGE < page.paginator.count
-    assert after <= before
+    return len(page.object_list), PER_PAGE, page.paginator.count
 
 
-@pytest.mark.parametrize("url", API)
-def test_an_api_list_holds_a_page_and_its_queries_do_not_grow_with_its_rows(demo, url):
-    username, model = API[url]
+@pytest.mark.parametrize("url", [*PAGES, *API])
+def test_a_list_holds_a_page_and_its_queries_do_not_grow_with_its_rows(demo, url):
+    username, model = {**PAGES, **API}[url]
     client = _client(username)
     _, before = _get(client, url)
     _add_copies(model)
     response, after = _get(client, url)
-    body = response.json()
-    assert len(body["items"]) == body["limit"] < body["count"]
+    held, size, rows = _held(response)
+    assert held <= size < rows
     assert after <= before
 
 
