@@ -145,6 +145,11 @@ def _build(sizes: Sizes, seed: int) -> dict:
     from outfall.web.apps.permits.models import Application, Decision, Hearing, OMObligation
 
     rng = random.Random(seed)
+    started = time.perf_counter()
+
+    def progress(what: str) -> None:
+        print(f"   {time.perf_counter() - started:6.1f} s  {what}", file=sys.stderr, flush=True)
+
     today = timezone.localdate()
     User = get_user_model()
     towns = Town.objects.bulk_create(
@@ -195,7 +200,8 @@ def _build(sizes: Sizes, seed: int) -> dict:
                 longitude=TOWN_CENTRE[1] + rng.uniform(-0.05, 0.05),
             )
         )
-    apps = Application.objects.bulk_create(apps, batch_size=2000)
+    apps = Application.objects.bulk_create(apps, batch_size=5000)
+    progress(f"{len(apps):,} applications")
     heard = {s.value for s in states[states.index(PermitState.HEARING_SCHEDULED) :]}
     heard.discard(PermitState.WITHDRAWN.value)
     decided = heard - {
@@ -240,9 +246,10 @@ def _build(sizes: Sizes, seed: int) -> dict:
                     next_due=today + dt.timedelta(days=rng.randint(-30, 365)),
                 )
             )
-    Hearing.objects.bulk_create(hearings, batch_size=2000)
-    Decision.objects.bulk_create(decisions, batch_size=2000)
-    OMObligation.objects.bulk_create(om, batch_size=2000)
+    Hearing.objects.bulk_create(hearings, batch_size=5000)
+    Decision.objects.bulk_create(decisions, batch_size=5000)
+    OMObligation.objects.bulk_create(om, batch_size=5000)
+    progress(f"{len(hearings):,} hearings, {len(decisions):,} decisions, {len(om):,} O&M tasks")
     kinds = [k for k, _ in Asset.Kind.choices]
     Asset.objects.bulk_create(
         (
@@ -257,6 +264,7 @@ def _build(sizes: Sizes, seed: int) -> dict:
         ),
         batch_size=5000,
     )
+    progress(f"{sizes.assets:,} assets")
     now = timezone.now()
     Report.objects.bulk_create(
         (
@@ -272,6 +280,7 @@ def _build(sizes: Sizes, seed: int) -> dict:
         ),
         batch_size=5000,
     )
+    progress(f"{sizes.reports:,} reports")
     EnforcementCase.objects.bulk_create(
         (
             EnforcementCase(
@@ -287,9 +296,11 @@ def _build(sizes: Sizes, seed: int) -> dict:
             )
             for i in range(sizes.enforcement)
         ),
-        batch_size=2000,
+        batch_size=5000,
     )
+    progress(f"{sizes.enforcement:,} enforcement cases")
     seq = {t.pk: 0 for t in towns}
+    case_label = Application._meta.label
 
     def audit_row(i: int):
         a = apps[i % len(apps)]
@@ -302,16 +313,18 @@ def _build(sizes: Sizes, seed: int) -> dict:
             action="application.update",
             section="§ 267-18",
             summary="a synthetic change",
-            object_type="permits.Application",
+            object_type=case_label,
             object_id=str(a.pk),
-            case_type="permits.Application",
+            case_type=case_label,
             case_id=str(a.pk),
             seq=seq[a.town_id],
         )
 
-    AuditEvent.objects.bulk_create((audit_row(i) for i in range(sizes.audit)), batch_size=5000)
+    AuditEvent.objects.bulk_create((audit_row(i) for i in range(sizes.audit)), batch_size=10000)
+    progress(f"{sizes.audit:,} audit rows")
     # bulk_create bypasses the services: lay the clock index out whole, as the daily run does.
     clock_index_refresh(today=today, full=True)
+    progress("the clock index laid out")
 
     def session(user, town) -> str:
         s = SessionStore()
@@ -331,6 +344,11 @@ def _build(sizes: Sizes, seed: int) -> dict:
         key=lambda a: a.pk,
     )
     return {
+        "towns": len(towns),
+        "clerk_all_towns": Membership.objects.filter(user=clerk_all).count(),
+        "case_history": AuditEvent.objects.filter(
+            case_type=case_label, case_id=str(richest.pk)
+        ).count(),
         "clerk": session(clerk_one, towns[0]),
         "clerk_all": session(clerk_all, towns[0]),
         "dpw": session(dpw, towns[0]),
@@ -349,8 +367,14 @@ def pages(made: dict) -> list[tuple[str, str, str | None]]:
         ("deadlines dashboard, clerk of one town", "/deadlines/", made["clerk"]),
         ("deadlines dashboard, clerk of every town", "/deadlines/", made["clerk_all"]),
         ("home page, clerk", "/", made["clerk"]),
-        ("case page", f"/permits/{made['case']}/", made["clerk"]),
-        ("search", "/search/?q=Main", made["clerk"]),
+        (
+            f"case page (its audit history {made['case_history']} rows)",
+            f"/permits/{made['case']}/",
+            made["clerk"],
+        ),
+        ("search, clerk", "/search/?q=Main", made["clerk"]),
+        ("search, clerk, permits page 2", "/search/?q=Main&kind=permits&page=2", made["clerk"]),
+        ("search, DPW staff", "/search/?q=Outfall", made["dpw"]),
         ("/permits/ list, clerk of one town", "/permits/", made["clerk"]),
         ("/permits/ list, every town", "/permits/?towns=all", made["clerk_all"]),
         (
@@ -358,6 +382,16 @@ def pages(made: dict) -> list[tuple[str, str, str | None]]:
             f"/dpw/assets/map/assets.geojson?bbox={box}",
             made["dpw"],
         ),
+        ("home page and worklist, DPW staff", "/", made["dpw"]),
+        ("DPW index", "/dpw/", made["dpw"]),
+        ("IDDE report list", "/dpw/idde/reports/", made["dpw"]),
+        ("IDDE investigation list", "/dpw/idde/investigations/", made["dpw"]),
+        ("enforcement list", "/dpw/enforcement/", made["dpw"]),
+        ("asset list", "/dpw/assets/", made["dpw"]),
+        ("MS4 annual report", "/dpw/ms4/annual-report/", made["dpw"]),
+        ("API IDDE reports", "/api/dpw/idde/reports", made["dpw"]),
+        ("API enforcement cases", "/api/dpw/enforcement/cases", made["dpw"]),
+        ("public report list", "/report/recent/", None),
         ("public API hearings", "/api/public/hearings", None),
         ("public API decisions", "/api/public/decisions", None),
         ("Open311 services", "/open311/v2/services.json", None),
@@ -438,6 +472,10 @@ def run(scale: float, requests: int, concurrency: int, database_url: str) -> lis
         started = time.perf_counter()
         made = _build_in(env, sizes)
         print(f"   built in {time.perf_counter() - started:.1f} s; load before: {_loadavg()}")
+        print(
+            f"   the clerk of every town holds a role in {made['clerk_all_towns']} of "
+            f"{made['towns']} towns"
+        )
         server = subprocess.Popen(
             [
                 sys.executable,

@@ -138,6 +138,8 @@ def test_the_web_bench_data_set_is_built_through_the_models_and_every_page_it_ti
         made = web.build(sizes)
         assert Application.objects.count() == sizes.applications
         assert {a.state for a in Application.objects.all()} >= {"submitted", "closed"}
+        assert made["clerk_all_towns"] == made["towns"] == sizes.towns
+        assert made["case_history"] > 0
         for label, path, session in web.pages(made):
             client = Client()
             if session:

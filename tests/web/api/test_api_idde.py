@@ -78,7 +78,7 @@ def test_the_dpw_of_another_town_sees_none_of_norfolk_s_records(client, records,
     client.force_login(make_user("exampleton_dpw", exampleton, "dpw_staff"))
     assert client.get(f"{BASE}/spills", {"town": "norfolk"}).status_code == 403
     assert client.get(f"{BASE}/spills/{records['spills'].pk}").status_code == 404
-    assert client.get(f"{BASE}/spills", {"town": "exampleton"}).json() == []
+    assert client.get(f"{BASE}/spills", {"town": "exampleton"}).json()["items"] == []
 
 
 def test_a_bearer_token_reads_like_the_session(client, records, people, norfolk):
@@ -127,9 +127,9 @@ def test_a_discharge_permit_is_evaluated_on_the_day_asked(as_who, records):
 
 def test_a_notice_carries_the_law_s_answer_and_the_kind_filter_is_checked(as_who, records):
     client = as_who("dpw_staff")
-    (notice,) = client.get(f"{BASE}/notices", {"kind": "dye_test"}).json()
+    (notice,) = client.get(f"{BASE}/notices", {"kind": "dye_test"}).json()["items"]
     assert notice["citation"] == "§ 267-7D(2)(m)" and notice["outcome"]
-    assert client.get(f"{BASE}/notices", {"kind": "pool_draining"}).json() == []
+    assert client.get(f"{BASE}/notices", {"kind": "pool_draining"}).json()["items"] == []
     response = client.get(f"{BASE}/notices", {"kind": "fireworks"})
     assert response.status_code == 422 and problem(response, "kind")
 

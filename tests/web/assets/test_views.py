@@ -149,7 +149,7 @@ def test_the_map_reads_only_the_structures_in_view(as_who, outfall, catch_basin)
 def test_beyond_the_most_the_map_draws_it_asks_to_zoom_in(
     as_who, outfall, catch_basin, monkeypatch
 ):
-    monkeypatch.setattr("outfall.web.apps.assets.selectors.MAP_FEATURES_MOST", 1)
+    monkeypatch.setattr("outfall.web.apps.kit.search.MAP_FEATURES_MOST", 1)
     markers = as_who("dpw_staff").get(reverse("assets:map_assets")).json()
     assert markers["features"] == []
     assert markers["zoom_in"]["count"] == 2 and "zoom in" in markers["zoom_in"]["message"]

@@ -36,7 +36,7 @@ def test_reading_a_case_its_orders_costs_and_offences_role_by_role(
     if who == "anonymous":
         assert listed.status_code == 401
     else:
-        assert (case.pk in [c["id"] for c in listed.json()]) == (who in SEES[article])
+        assert (case.pk in [c["id"] for c in listed.json()["items"]]) == (who in SEES[article])
     for path in ("", "/orders", "/costs", "/offences"):
         response = client.get(f"{BASE}/cases/{case.pk}{path}")
         assert response.status_code == _read_status(who, article), (path, response.content)

@@ -112,14 +112,22 @@ def test_an_empty_search_names_the_field_and_finds_nothing(client, people):
     assert "Words, a number, an address, a parcel or a name" in response.content.decode()
 
 
-def test_the_results_come_in_pages(client, people, make_application, monkeypatch):
+def test_the_first_hits_of_each_kind_lead_to_the_rest_a_page_at_a_time(
+    client, people, make_application, monkeypatch
+):
+    """A search reads a few hits of each kind, never every match; the rest of a kind is a link
+    away, in pages."""
+    monkeypatch.setattr(one_search, "FIRST", 2)
     monkeypatch.setattr(one_search, "PER_PAGE", 2)
     for n in range(5):
         make_application(people["applicant"], title=f"Meadow lot {n}", state="submitted")
     client.force_login(people["clerk"])
     first = found(client, "meadow")
-    assert "5 records found; page 1 of 3" in first and "Next page" in first
-    assert "page 3 of 3" in found(client, "meadow", page=3)
+    assert "2 records found, the first of each kind; there are more" in first
+    assert 'href="?q=meadow&amp;kind=permits"' in first
+    kind = found(client, "meadow", kind="permits")
+    assert "5 permit applications found; page 1 of 3" in kind and "Next page" in kind
+    assert "page 3 of 3" in found(client, "meadow", kind="permits", page=3)
 
 
 def test_a_stranger_must_log_in(client):

@@ -105,6 +105,11 @@ def test_a_listing_without_ids_or_api_key_is_refused(client, norfolk):
     assert "api_key" in only_error(client.get(URL), 403)
 
 
+def test_a_query_names_at_most_a_thousand_requests(client, norfolk):
+    ids = ",".join(f"R-{n}" for n in range(1001))
+    assert "at most 1000" in only_error(client.get(URL, {"service_request_id": ids}), 400)
+
+
 def test_a_request_from_another_jurisdiction_is_not_found_here(client, norfolk, exampleton):
     report = make_report(norfolk).report
     response = client.get(

@@ -60,6 +60,23 @@ def test_a_marker_is_a_geojson_point_in_longitude_latitude_order(client, people,
     assert feature["properties"]["url"] == f"/permits/{sites[0].pk}/"
 
 
+def test_the_markers_are_those_in_view_and_never_more_than_the_map_draws(
+    client, people, sites, make_application, monkeypatch
+):
+    """A statewide login's map asks for the part in view (`bbox`); past the most a map draws,
+    it is told how many there are and to zoom in, and none are read."""
+    make_application(people["applicant"], latitude=42.2001, longitude=-71.2002)
+    client.force_login(people["clerk"])
+    near = {"bbox": "-71.34,42.11,-71.32,42.13"}
+    (feature,) = json.loads(client.get("/permits/map/sites.geojson", near).content)["features"]
+    assert feature["id"] == sites[0].pk
+    monkeypatch.setattr("outfall.web.apps.kit.search.MAP_FEATURES_MOST", 1)
+    data = json.loads(client.get("/permits/map/sites.geojson").content)
+    assert data["features"] == [] and data["zoom_in"]["count"] == 2
+    bad = client.get("/permits/map/sites.geojson", {"bbox": "north"})
+    assert bad.status_code == 400 and "bbox" in json.loads(bad.content)["errors"]
+
+
 def test_the_markers_follow_the_search_filters(client, people, sites):
     client.force_login(people["clerk"])
     data = json.loads(client.get("/permits/map/sites.geojson", {"q": "elm"}).content)

@@ -54,7 +54,7 @@ def test_the_public_is_sent_to_log_in_for_the_application_list(client):
 
 def test_the_case_list_is_a_page_at_a_time_keeping_its_town_scope(client, people, make_application):
     """Every list is paginated: a clerk of many towns gets 50 cases a page, never all of them."""
-    from outfall.web.apps.permits.views.cases import PER_PAGE
+    from outfall.web.apps.kit.search import PER_PAGE
 
     for _ in range(PER_PAGE + 3):
         make_application(people["applicant"])
@@ -62,7 +62,7 @@ def test_the_case_list_is_a_page_at_a_time_keeping_its_town_scope(client, people
     first = client.get("/permits/", {"towns": "all"}).content.decode()
     assert first.count("<tr><td><a href=") == PER_PAGE
     assert f"{PER_PAGE + 3} applications; page 1 of 2." in first
-    assert 'href="?towns=all&amp;page=2"' in first
+    assert 'href="/permits/?towns=all&amp;page=2"' in first
     second = client.get("/permits/", {"towns": "all", "page": 2}).content.decode()
     assert second.count("<tr><td><a href=") == 3
     download = client.get("/permits/", {"export": "csv"})

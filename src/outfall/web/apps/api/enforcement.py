@@ -22,6 +22,7 @@ from outfall.law import s267_10_enforcement, s267_25_enforcement
 from outfall.law.determination import Reason
 from outfall.web.apps.api.contract import (
     TEXT_MAX,
+    PageIn,
     PolicyStepOut,
     ReasonOut,
     answers,
@@ -40,7 +41,7 @@ from outfall.web.apps.enforcement.services import cases as case_svc
 from outfall.web.apps.enforcement.services import costs as cost_svc
 from outfall.web.apps.enforcement.services import orders as order_svc
 from outfall.web.apps.enforcement.services import penalties as penalty_svc
-from outfall.web.apps.kit.api import attrs, found, reasons_out, steps_out, user_of
+from outfall.web.apps.kit.api import attrs, found, page, reasons_out, steps_out, user_of
 from outfall.web.apps.kit.refusals import Refused
 
 router = Router(tags=["enforcement"])
@@ -75,6 +76,13 @@ class CaseOut(Schema):
     closed_on: dt.date | None
     investigation_id: int | None
     application_id: int | None
+
+
+class CasePage(Schema):
+    count: int
+    limit: int
+    offset: int
+    items: list[CaseOut]
 
 
 class CaseDetailOut(CaseOut):
@@ -200,7 +208,7 @@ class TicketIn(Schema):
     )
 
 
-class CaseFilterIn(Schema):
+class CaseFilterIn(PageIn):
     article: any_of(field_values(EnforcementCase, "article")) = None
     state: any_of(EnforcementState) = None
 
@@ -233,14 +241,14 @@ def _visible(request, case_id: int):
     return user, case
 
 
-@router.get("/cases", response=answers({200: list[CaseOut]}))
+@router.get("/cases", response=answers({200: CasePage}))
 def list_enforcement_cases(request, filters: Query[CaseFilterIn]):
     """Enforcement cases the caller may see: Article I to the town's DPW, Article II to the
     Planning Board's side (§ 267-10A, § 267-25A)."""
     cases = case_list_filtered(
         _user(request), article=filters.article or "", state=filters.state or ""
     )
-    return [_case_out(c) for c in cases]
+    return page(cases, filters.limit, filters.offset, _case_out)
 
 
 @router.post("/cases", response=answers({201: CaseDetailOut}, 403, 404, 409))

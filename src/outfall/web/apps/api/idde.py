@@ -224,6 +224,13 @@ class DischargePermitOut(Schema):
     inspection_passed: bool | None
 
 
+class DischargePermitPage(Schema):
+    count: int
+    limit: int
+    offset: int
+    items: list[DischargePermitOut]
+
+
 class EvaluationOut(Schema):
     on: dt.date
     outcome: Outcome
@@ -262,6 +269,13 @@ class NoticeOut(Schema):
     unknown_conditions: list[str]
 
 
+class NoticePage(Schema):
+    count: int
+    limit: int
+    offset: int
+    items: list[NoticeOut]
+
+
 class SpillClockOut(Schema):
     key: SpillClockKey
     label: str
@@ -296,6 +310,13 @@ class SpillOut(Schema):
     contained_on: dt.date | None
     closed_on: dt.date | None
     late: list[str] = Field(description="each late or overdue notice, with its section")
+
+
+class SpillPage(Schema):
+    count: int
+    limit: int
+    offset: int
+    items: list[SpillOut]
 
 
 class SpillDetailOut(SpillOut):
@@ -345,6 +366,13 @@ class SuspensionOut(Schema):
     investigation_id: int | None
     complied: bool | None
     reinstated_at: dt.datetime | None
+
+
+class SuspensionPage(Schema):
+    count: int
+    limit: int
+    offset: int
+    items: list[SuspensionOut]
 
 
 class SuspensionDetailOut(SuspensionOut):
@@ -401,7 +429,11 @@ class DayIn(Schema):
     on: dt.date | None = Field(None, description="the day asked about (default today)")
 
 
-class NoticeFilterIn(TownIn):
+class TownPageIn(PageIn, TownIn):
+    pass
+
+
+class NoticeFilterIn(PageIn, TownIn):
     kind: any_of(field_values(DischargeNotice, "kind")) = None
 
 
@@ -440,10 +472,11 @@ def _condition_values(conditions: dict[str, Any]) -> None:
             )
 
 
-def _town_list(request, slug: str, action: str, rows, out) -> list[dict]:
-    """The town's `rows(user, town)`, each through `out`, for a caller who may do `action`."""
-    user, town = _in_town(request, slug, action)
-    return [out(row) for row in rows(user, town)]
+def _town_list(request, filters, action: str, rows, out) -> dict:
+    """A page (`filters.limit` from `filters.offset`) of the town's `rows(user, town)`, each
+    through `out`, for a caller who may do `action` in the town `filters.town`."""
+    user, town = _in_town(request, filters.town, action)
+    return page(rows(user, town), filters.limit, filters.offset, out)
 
 
 def _aware(value: dt.datetime) -> dt.datetime:
@@ -655,12 +688,12 @@ def _permit_out(p) -> dict:
     )
 
 
-@router.get("/discharge-permits", response=answers({200: list[DischargePermitOut]}, 403, 404))
-def list_discharge_permits(request, filters: Query[TownIn]):
+@router.get("/discharge-permits", response=answers({200: DischargePermitPage}, 403, 404))
+def list_discharge_permits(request, filters: Query[TownPageIn]):
     """Sump pump discharge permits of the town, newest first (§ 267-7D(2)(g))."""
     return _town_list(
         request,
-        filters.town,
+        filters,
         "discharge_permit.manage",
         permit_sel.discharge_permit_list_visible_to,
         _permit_out,
@@ -721,13 +754,13 @@ def _notice_out(n) -> dict:
     )
 
 
-@router.get("/notices", response=answers({200: list[NoticeOut]}, 403, 404))
+@router.get("/notices", response=answers({200: NoticePage}, 403, 404))
 def list_discharge_notices(request, filters: Query[NoticeFilterIn]):
     """Notices given to the Department before a discharge — dye tests, pool draining, advance
     written approvals (§ 267-7D(2)(m), (k), (o)) — with the law's answer kept with each."""
     return _town_list(
         request,
-        filters.town,
+        filters,
         "discharge_notice.record",
         lambda user, where: notice_sel.notice_list_visible_to(user, where, filters.kind),
         _notice_out,
@@ -796,13 +829,13 @@ def _spill_detail(s) -> dict:
     }
 
 
-@router.get("/spills", response=answers({200: list[SpillOut]}, 403, 404))
-def list_spills(request, filters: Query[TownIn]):
+@router.get("/spills", response=answers({200: SpillPage}, 403, 404))
+def list_spills(request, filters: Query[TownPageIn]):
     """Releases reported under § 267-9, newest first, each with any late notice flagged."""
     now = timezone.now()
     return _town_list(
         request,
-        filters.town,
+        filters,
         "spill.manage",
         spill_sel.spill_list_visible_to,
         lambda spill: _spill_out(spill, now),
@@ -880,12 +913,12 @@ def _suspension_detail(s) -> dict:
     }
 
 
-@router.get("/suspensions", response=answers({200: list[SuspensionOut]}, 403, 404))
-def list_suspensions(request, filters: Query[TownIn]):
+@router.get("/suspensions", response=answers({200: SuspensionPage}, 403, 404))
+def list_suspensions(request, filters: Query[TownPageIn]):
     """Emergency suspensions of storm drain access in the town, newest first (§ 267-8)."""
     return _town_list(
         request,
-        filters.town,
+        filters,
         "suspension.view",
         suspension_sel.suspension_list_visible_to,
         _suspension_out,

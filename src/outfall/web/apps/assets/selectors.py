@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db.models import Count, Max, Min, Prefetch, QuerySet
 
-from outfall.kernel.errors import InputError
 from outfall.kernel.geo import box_around, distance_m, polygons_from_geojson
 from outfall.web.apps.assets import policy
 from outfall.web.apps.assets.geojson import DEFAULT_BOUNDS_MARGIN_DEG, Bounds, bounds_around
@@ -95,49 +94,6 @@ def asset_search(user, town, filters: AssetFilter | None = None) -> QuerySet[Ass
         active=(f.active == "yes") if f.active else None,
     )
     return text_in(qs, f.q, "asset_id", "name", "notes")
-
-
-MAP_FEATURES_MOST = 1000
-"""The most structures the map draws at once; beyond it the reader is asked to zoom in."""
-
-
-@dataclass(frozen=True)
-class MapBox:
-    """The part of the map in view, in GeoJSON's order: west, south, east, north (degrees)."""
-
-    west: float
-    south: float
-    east: float
-    north: float
-
-    @classmethod
-    def parse(cls, text: str) -> MapBox:
-        """A `bbox` of four numbers; bad input names the field and the value."""
-        try:
-            west, south, east, north = (float(p) for p in text.split(","))
-        except ValueError:
-            raise InputError(
-                "bbox", text, "must be four numbers: west,south,east,north in degrees"
-            ) from None
-        if not (-180 <= west <= east <= 180 and -90 <= south <= north <= 90):
-            raise InputError("bbox", text, "must run west to east and south to north")
-        return cls(west, south, east, north)
-
-
-def assets_on_map(assets: QuerySet[Asset], box: MapBox | None) -> tuple[list[Asset], int]:
-    """The structures of `assets` in view (all of them without a box), and how many there are:
-    none are read when more than `MAP_FEATURES_MOST` are in view."""
-    if box is not None:
-        assets = assets.filter(
-            longitude__gte=box.west,
-            longitude__lte=box.east,
-            latitude__gte=box.south,
-            latitude__lte=box.north,
-        )
-    shown = list(assets[: MAP_FEATURES_MOST + 1])
-    if len(shown) <= MAP_FEATURES_MOST:
-        return shown, len(shown)
-    return [], assets.count()
 
 
 def asset_choices(user, town) -> dict[str, list[str]]:

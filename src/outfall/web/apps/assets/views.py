@@ -27,11 +27,9 @@ from outfall.web.apps.assets.screening import DEFAULT_SETTINGS, DRY_WEATHER_HOUR
 from outfall.web.apps.core.files import stored_file_response
 from outfall.web.apps.kit.exports import column, exported
 from outfall.web.apps.kit.images import PHOTO_TYPES
-from outfall.web.apps.kit.search import map_config, search_page
+from outfall.web.apps.kit.search import map_config, on_map, search_page
 from outfall.web.apps.kit.steps import RecordSteps, Step, step_page
 from outfall.web.apps.kit.versions import edit_token
-
-SHOWN = 500
 
 # The columns of the downloaded inventory (the page's own rows and filters).
 ASSET_COLUMNS = (
@@ -107,7 +105,6 @@ def _search(request, template: str, shows: Callable[[Any, Any], dict], *, downlo
         criteria,
         lambda c: sel.asset_search(request.user, town, c),
         rows="assets",
-        shown=SHOWN,
         **shows(town, criteria),
     )
 
@@ -201,20 +198,15 @@ def _geojson_for(request, *, download: bool):
 
 def _map_features(request, town, assets):
     """The map's structures in view (`bbox`, the part of the map the reader sees), at most
-    `MAP_FEATURES_MOST`; beyond that none, with how many there are and the advice to zoom in."""
+    `kit.search.MAP_FEATURES_MOST`; beyond that none, with how many there are and the advice
+    to zoom in."""
     try:
-        box = sel.MapBox.parse(request.GET["bbox"]) if request.GET.get("bbox") else None
+        shown, zoom_in = on_map(request, assets, "structures")
     except InputError as exc:
         return JsonResponse({"errors": {exc.field: [{"message": str(exc)}]}}, status=400)
-    shown, count = sel.assets_on_map(assets, box)
     data = feature_collection(shown, town_slug=town.slug)
-    if count > len(shown):
-        data["zoom_in"] = {
-            "count": count,
-            "most": sel.MAP_FEATURES_MOST,
-            "message": f"{count:,} structures are in view; the map shows at most "
-            f"{sel.MAP_FEATURES_MOST:,}: zoom in, or use the table below.",
-        }
+    if zoom_in:
+        data["zoom_in"] = zoom_in
     else:
         for feature, asset in zip(data["features"], shown, strict=True):
             feature["properties"]["url"] = reverse("assets:detail", args=[asset.pk])

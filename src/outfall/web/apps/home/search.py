@@ -2,13 +2,14 @@
 storm drain structures, each found through its own app's visibility selector, so a hit appears
 only to whoever may see it; a staff member's hits are those of the selected town (an applicant's
 own applications of any town). Full-text on PostgreSQL, containment on SQLite (`kit.search`).
+The page shows the first few hits of each kind and links to the rest of a kind (`?kind=`), a
+page at a time, so no search reads more than a page of rows of any kind.
 """
 
 from __future__ import annotations
 
 from django import forms
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
@@ -18,14 +19,19 @@ from outfall.web.apps.enforcement.selectors.cases import case_list_visible_to
 from outfall.web.apps.idde.selectors.investigations import investigation_list_visible_to
 from outfall.web.apps.idde.selectors.reports import report_list_visible_to
 from outfall.web.apps.kit.forms import FilterForm
-from outfall.web.apps.kit.search import Hit, SearchSource, search_everywhere
+from outfall.web.apps.kit.search import Hit, SearchSource, page_of, search_everywhere
 from outfall.web.apps.permits.selectors import application_list_in_view
 
+FIRST = 10
+"""Hits of each kind the page shows at first (a link leads to the rest)."""
 PER_PAGE = 25
+"""Hits a page of one kind's results shows."""
 
 SOURCES = (
     SearchSource(
+        "permits",
         "Permit application",
+        "permit applications",
         lambda user, town: application_list_in_view(user, town),
         ("title", "site_address", "owner_name", "description", "abutters__name"),
         ("number", "parcel_id", "abutters__parcel_id"),
@@ -39,7 +45,9 @@ SOURCES = (
         ),
     ),
     SearchSource(
+        "reports",
         "Report of a discharge",
+        "reports of discharges",
         lambda user, town: report_list_visible_to(user, town=town),
         ("address", "description"),
         ("tracking_number",),
@@ -53,7 +61,9 @@ SOURCES = (
         ),
     ),
     SearchSource(
+        "investigations",
         "Investigation",
+        "investigations",
         lambda user, town: investigation_list_visible_to(user, town=town),
         ("property_address", "responsible_name", "source_tracing"),
         ("number", "parcel_id"),
@@ -67,7 +77,9 @@ SOURCES = (
         ),
     ),
     SearchSource(
+        "enforcement",
         "Enforcement case",
+        "enforcement cases",
         lambda user, town: case_list_visible_to(user).filter(town=town),
         ("violator_name", "owner_name", "property_address", "description"),
         ("number", "parcel_id"),
@@ -81,7 +93,9 @@ SOURCES = (
         ),
     ),
     SearchSource(
+        "structures",
         "Storm drain structure",
+        "storm drain structures",
         lambda user, town: asset_list_visible_to(user, town),
         ("name", "receiving_water", "notes"),
         ("asset_id", "catchment"),
@@ -103,20 +117,24 @@ class SearchForm(FilterForm):
     )
 
 
+SOURCE_OF = {source.key: source for source in SOURCES}
+
+
 @login_required
 @require_GET
 def search(request):
+    """The first hits of every kind; with `?kind=`, that kind's hits a page at a time."""
     form = SearchForm(request.GET or None)
-    hits, page = None, None
+    context = {"form": form, "q": request.GET.get("q", ""), "hits": None}
     if form.is_bound and form.is_valid():
-        hits = search_everywhere(
-            SOURCES, request.user, getattr(request, "town", None), form.cleaned_data["q"]
-        )
-        page = Paginator(hits, PER_PAGE).get_page(request.GET.get("page"))
+        user, town, text = request.user, getattr(request, "town", None), form.cleaned_data["q"]
+        source = SOURCE_OF.get(request.GET.get("kind", ""))
+        if source is None:
+            found = search_everywhere(SOURCES, user, town, text, first=FIRST)
+            context["hits"] = [hit for kind in found for hit in kind.hits]
+            context["more"] = [kind.source for kind in found if kind.more]
+        else:
+            page = page_of(request, source.search(user, town, text), PER_PAGE)
+            context.update(source=source, page=page, hits=[source.hit(r) for r in page])
     status = 400 if form.is_bound and not form.is_valid() else 200
-    return render(
-        request,
-        "home/search.html",
-        {"form": form, "hits": hits, "page": page, "q": request.GET.get("q", "")},
-        status=status,
-    )
+    return render(request, "home/search.html", context, status=status)

@@ -18,6 +18,7 @@ from outfall.web.apps.jobs import selectors as sel
 from outfall.web.apps.jobs import services as svc
 from outfall.web.apps.jobs.policy import may_manage_jobs
 from outfall.web.apps.jobs.record_check import audit_verification_request
+from outfall.web.apps.kit.search import page_of
 
 
 @login_required
@@ -41,7 +42,7 @@ def job_list(request):
         "jobs/list.html",
         {
             "town": town,
-            "failed": sel.job_list_failed(town),
+            "failed": page_of(request, sel.job_list_failed(town)),
             "recent": sel.job_list_recent(town),
         },
     )

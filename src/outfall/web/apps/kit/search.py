@@ -1,6 +1,7 @@
-"""The one shape of a search page and of a map page: the filter form and what it found, and what
-a map's script reads (the one tile server and its attribution, the town's centre, and the URL of
-its markers narrowed by the same filters).
+"""The one shape of a search page, of a list's pages and of a map page: the filter form and what
+it found, a list read a page at a time (`page_of`, shown with `{% pager %}` of `kit_lists`,
+whose links keep the page's filters), and what a map's script reads (the one tile server and
+its attribution, the town's centre, and the URL of its markers narrowed by the same filters).
 
 A page's filters are its form's `criteria` (something with `as_query()`), or None when the form
 has errors: then nothing is searched and the page answers 400 with the errors on the form.
@@ -9,6 +10,8 @@ The one search across every kind of record (issue 11) is a list of `SearchSource
 of record, its own visibility selector and the fields its text is sought in; `text_search`
 finds the words with PostgreSQL's full-text search where the database is PostgreSQL (and the
 identifiers by containment, as people type part of a number) and by containment on SQLite.
+`search_everywhere` reads the first few hits of each kind (the page links to the rest of a kind,
+a page at a time), so a search reads a bounded number of rows however many match.
 """
 
 from __future__ import annotations
@@ -18,11 +21,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.core.paginator import Page, Paginator
 from django.db import connection
 from django.db.models import Q
 from django.shortcuts import render
 from django.utils.http import urlencode
 
+from outfall.kernel.errors import InputError
 from outfall.web.apps.kit.selectors import text_in
 
 # Where a map of a town with no centre on record opens (Norfolk, Massachusetts).
@@ -54,6 +59,16 @@ def town_scope(request, staff_towns) -> TownScope:
     return TownScope(getattr(request, "town", None), several and wants_all, several)
 
 
+PER_PAGE = 50
+"""Rows per page of a staff list (its download holds the whole filtered list, `kit.exports`)."""
+
+
+def page_of(request, rows, per_page: int = PER_PAGE) -> Page:
+    """The page of `rows` that `?page=` asks for (the first for none, the last past the end):
+    a list page reads `per_page` rows and one count however many rows there are."""
+    return Paginator(rows, per_page).get_page(request.GET.get("page"))
+
+
 def query_of(criteria) -> str:
     """The query string that repeats a search (empty when the filters are wrong)."""
     return urlencode(criteria.as_query()) if criteria is not None else ""
@@ -72,17 +87,18 @@ def search_page(
     search: Callable[[Any], Any],
     *,
     rows: str,
-    shown: int,
+    shown: int = PER_PAGE,
     **more,
 ):
-    """A search page: the form, and the first `shown` rows `search(criteria)` finds (under
-    `rows`), how many it found and the query string that repeats it; `more` adds what else the
-    page shows."""
-    found = search(criteria) if criteria is not None else None
+    """A search page: the form, and the page (`?page=`, `shown` rows) of what `search(criteria)`
+    finds (under `rows`, the page as `page`), how many it found and the query string that
+    repeats it; `more` adds what else the page shows."""
+    page = page_of(request, search(criteria), shown) if criteria is not None else None
     context = {
         "form": form,
-        rows: found[:shown] if found is not None else None,
-        "count": found.count() if found is not None else 0,
+        rows: page.object_list if page is not None else None,
+        "page": page,
+        "count": page.paginator.count if page is not None else 0,
         "shown": shown,
         "query": query_of(criteria),
         **more,
@@ -105,25 +121,83 @@ def map_config(town, markers: tuple[str, str], criteria) -> dict:
     }
 
 
+MAP_FEATURES_MOST = 1000
+"""The most markers a map draws at once; beyond it the reader is asked to zoom in."""
+
+
+@dataclass(frozen=True)
+class MapBox:
+    """The part of the map in view, in GeoJSON's order: west, south, east, north (degrees)."""
+
+    west: float
+    south: float
+    east: float
+    north: float
+
+    @classmethod
+    def parse(cls, text: str) -> MapBox:
+        """A `bbox` of four numbers; bad input names the field and the value."""
+        try:
+            west, south, east, north = (float(p) for p in text.split(","))
+        except ValueError:
+            raise InputError(
+                "bbox", text, "must be four numbers: west,south,east,north in degrees"
+            ) from None
+        if not (-180 <= west <= east <= 180 and -90 <= south <= north <= 90):
+            raise InputError("bbox", text, "must run west to east and south to north")
+        return cls(west, south, east, north)
+
+
+def on_map(request, rows, noun: str) -> tuple[list, dict | None]:
+    """The rows (with `latitude` and `longitude`) in the map's view (`?bbox=`, every row without
+    one), and None; or, when more than `MAP_FEATURES_MOST` are in view, none of them (they are
+    counted, not read) and what the map tells the reader: how many `noun` and to zoom in. A bad
+    `bbox` is an InputError."""
+    most = MAP_FEATURES_MOST
+    text = request.GET.get("bbox")
+    if text:
+        box = MapBox.parse(text)
+        rows = rows.filter(
+            longitude__gte=box.west,
+            longitude__lte=box.east,
+            latitude__gte=box.south,
+            latitude__lte=box.north,
+        )
+    shown = list(rows[: most + 1])
+    if len(shown) <= most:
+        return shown, None
+    count = rows.count()
+    return [], {
+        "count": count,
+        "most": most,
+        "message": f"{count:,} {noun} are in view; the map shows at most {most:,}: zoom in, "
+        "or use the table below.",
+    }
+
+
 # ------------------------------------------------------------------ one search across records
 
 
 def text_search(rows, text: str, *fields: str, identifiers: tuple[str, ...] = ()):
     """`rows` whose `fields` hold `text`: full-text (every word, stemmed) on PostgreSQL, with
-    `identifiers` matched by containment; containment of the whole text on other databases."""
+    `identifiers` matched by containment; containment of the whole text on other databases.
+    The words are matched, not fetched (`alias`), and the rows made distinct only where a field
+    lies across a relation (an abutter's name), as that alone can repeat a row."""
     text = (text or "").strip()
     if not text:
         return rows.none()
+    across = any("__" in name for name in (*fields, *identifiers))
     if connection.vendor != "postgresql":
-        return text_in(rows, text, *identifiers, *fields).distinct()
-    from django.contrib.postgres.search import SearchQuery, SearchVector
+        found = text_in(rows, text, *identifiers, *fields)
+    else:
+        from django.contrib.postgres.search import SearchQuery, SearchVector
 
-    query = SearchQuery(text, search_type="websearch", config="english")
-    found = rows.annotate(_words=SearchVector(*fields, config="english"))
-    wanted = Q(_words=query)
-    for name in identifiers:
-        wanted |= Q(**{f"{name}__icontains": text})
-    return found.filter(wanted).distinct()
+        query = SearchQuery(text, search_type="websearch", config="english")
+        wanted = Q(_words=query)
+        for name in identifiers:
+            wanted |= Q(**{f"{name}__icontains": text})
+        found = rows.alias(_words=SearchVector(*fields, config="english")).filter(wanted)
+    return found.distinct() if across else found
 
 
 @dataclass(frozen=True)
@@ -141,11 +215,14 @@ class Hit:
 
 @dataclass(frozen=True)
 class SearchSource:
-    """A kind of record the one search looks through: `rows(user, town)` is its app's own
-    visibility selector (only what the reader may see), `fields` and `identifiers` where the
-    text is sought, `hit(row)` how a found row reads."""
+    """A kind of record the one search looks through: `key` names it in a link (`?kind=`),
+    `plural` in a sentence; `rows(user, town)` is its app's own visibility selector (only what
+    the reader may see), `fields` and `identifiers` where the text is sought, `hit(row)` how a
+    found row reads."""
 
+    key: str
     kind: str
+    plural: str
     rows: Callable[[Any, Any], Any]
     fields: tuple[str, ...]
     identifiers: tuple[str, ...]
@@ -155,9 +232,20 @@ class SearchSource:
         return text_search(self.rows(user, town), text, *self.fields, identifiers=self.identifiers)
 
 
-def search_everywhere(sources, user, town, text: str, *, most: int = 500) -> list[Hit]:
-    """The hits of every source the reader may see, source by source (at most `most` each)."""
-    hits: list[Hit] = []
+@dataclass(frozen=True)
+class Found:
+    """The first hits of one kind of record, and whether it has more than those."""
+
+    source: SearchSource
+    hits: list[Hit]
+    more: bool
+
+
+def search_everywhere(sources, user, town, text: str, *, first: int) -> list[Found]:
+    """The first `first` hits of every source the reader may see, each kind one query of at
+    most `first + 1` rows (the one past them says there are more, without counting them)."""
+    out = []
     for source in sources:
-        hits.extend(source.hit(row) for row in source.search(user, town, text)[:most])
-    return hits
+        rows = list(source.search(user, town, text)[: first + 1])
+        out.append(Found(source, [source.hit(r) for r in rows[:first]], len(rows) > first))
+    return out

@@ -8,7 +8,6 @@ of the selected town read them; each list is paginated and downloads as CSV or X
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils import timezone
@@ -16,6 +15,7 @@ from django.views.decorators.http import require_GET
 
 from outfall.law.ms4_priority import RANK_LABELS, RANKS
 from outfall.web.apps.kit.exports import column, exported
+from outfall.web.apps.kit.search import page_of
 from outfall.web.apps.ms4.catchments import STATUS_LABELS, catchment_ranking
 from outfall.web.apps.ms4.ledger import NO_TSS_RATE, load_reduction_ledger
 from outfall.web.apps.ms4.views import _town as reader_town
@@ -36,7 +36,7 @@ CATCHMENT_COLUMNS = (
 
 
 def _page(request, rows):
-    return Paginator(rows, PER_PAGE).get_page(request.GET.get("page"))
+    return page_of(request, rows, PER_PAGE)
 
 
 @login_required

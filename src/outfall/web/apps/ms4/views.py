@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
@@ -21,6 +20,7 @@ from outfall.web.apps.enforcement import policy as enforcement_policy
 from outfall.web.apps.enforcement.models import EnforcementCase
 from outfall.web.apps.idde.models import Investigation
 from outfall.web.apps.kit.exports import column, exported
+from outfall.web.apps.kit.search import page_of
 from outfall.web.apps.kit.steps import step_page
 from outfall.web.apps.ms4 import policy
 from outfall.web.apps.ms4 import services as svc
@@ -320,9 +320,7 @@ def figure_records(request, year: int, key: str):
         if cumulative and not measure.inventory
         else Period(town, report.permit_year.start, report.permit_year.end)
     )
-    page = Paginator(measure.records(period).order_by("pk"), PER_PAGE).get_page(
-        request.GET.get("page")
-    )
+    page = page_of(request, measure.records(period).order_by("pk"), PER_PAGE)
     return render(
         request,
         "ms4/figure_records.html",

@@ -7,7 +7,6 @@ reviewer confirmed against their source, and the page that confirms one (§ 267-
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
@@ -18,6 +17,7 @@ from outfall.compliance.provenance import SECTION as DATA_SECTION
 from outfall.compliance.provenance import WHO_MAY_CONFIRM, confirmable_values
 from outfall.law.s267_17_administration import REGULATIONS
 from outfall.web.apps.audit.selectors import audit_list_for_case
+from outfall.web.apps.kit.search import page_of
 from outfall.web.apps.kit.steps import NewRecords, RecordSteps, Step, step_page
 from outfall.web.apps.regulations import forms as f
 from outfall.web.apps.regulations import policy
@@ -34,8 +34,6 @@ from outfall.web.apps.regulations.selectors import (
     regulations_in_force,
     setting_label,
 )
-
-PER_PAGE = 50
 
 
 def _url(reg) -> str:
@@ -197,12 +195,13 @@ notice_pdf = REGULATION.pdf(
 def regulation_list(request):
     """The town's regulations, drafts and adopted, newest first, for the clerk and the Board."""
     policy.require(request.user, "regulation.view", town=request.town)
-    rows = regulation_list_visible_to(request.user, request.town)
+    page = page_of(request, regulation_list_visible_to(request.user, request.town))
     return render(
         request,
         "regulations/list.html",
         {
-            "rows": rows,
+            "rows": page,
+            "page": page,
             "may_draft": policy.can(request.user, "regulation.draft", town=request.town),
         },
     )
@@ -229,7 +228,7 @@ def data_list(request):
         request,
         "regulations/data.html",
         {
-            "page": Paginator(rows, PER_PAGE).get_page(request.GET.get("page")),
+            "page": page_of(request, rows),
             "figures": _confirmable(request.town),
             "may_confirm": policy.can(request.user, "data.confirm", town=request.town),
             "who": WHO_MAY_CONFIRM,

@@ -20,6 +20,7 @@ from outfall.web.apps.enforcement.selectors.sources import source_for_new_case, 
 from outfall.web.apps.enforcement.services import cases as case_svc
 from outfall.web.apps.idde import policy as idde_policy
 from outfall.web.apps.kit.exports import column, exported
+from outfall.web.apps.kit.search import page_of
 from outfall.web.apps.kit.steps import step_page
 from outfall.web.apps.permits.selectors.visibility import application_list_visible_to
 
@@ -57,12 +58,14 @@ def case_list(request):
     download = exported(request, "enforcement-cases", CASE_COLUMNS, cases)
     if download is not None:
         return download
+    page = page_of(request, cases)
     return render(
         request,
         "enforcement/list.html",
         {
             "form": form,
-            "cases": cases,
+            "cases": page,
+            "page": page,
             "may_see": policy.articles_visible_to(request.user, town),
             "sources": sources_open_to(request.user, town),
         },

@@ -17,16 +17,17 @@ from outfall.web.apps.idde.forms import discharge_permits as f
 from outfall.web.apps.idde.policy import can, require
 from outfall.web.apps.idde.selectors import discharge_permits as sel
 from outfall.web.apps.idde.views.steps import PERMIT
+from outfall.web.apps.kit.search import page_of
 
 
 @login_required
 def permit_list(request):
     require(request.user, "discharge_permit.manage", request.town)
-    permits = sel.discharge_permit_list_visible_to(request.user, request.town)
+    page = page_of(request, sel.discharge_permit_list_visible_to(request.user, request.town))
     return render(
         request,
         "idde/discharge_permits/list.html",
-        {"permits": permits, "labels": STATE_LABELS},
+        {"permits": page, "page": page, "labels": STATE_LABELS},
     )
 
 

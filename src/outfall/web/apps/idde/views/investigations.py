@@ -25,6 +25,7 @@ from outfall.web.apps.idde.selectors.reports import report_get
 from outfall.web.apps.idde.services import investigations as svc
 from outfall.web.apps.kit.exports import column, exported
 from outfall.web.apps.kit.forms import AccessibleForm
+from outfall.web.apps.kit.search import page_of
 from outfall.web.apps.kit.steps import Attempt, RecordSteps, Step, step_attempt, step_page
 from outfall.web.apps.kit.versions import edit_token
 
@@ -53,11 +54,13 @@ def investigation_list(request):
     download = exported(request, "investigations", INVESTIGATION_COLUMNS, found)
     if download is not None:
         return download
+    page = page_of(request, found)
     return render(
         request,
         "idde/investigations/list.html",
         {
-            "investigations": found[:500],
+            "investigations": page,
+            "page": page,
             "state": state,
             "states": list(sel.INVESTIGATION_STATE_LABELS.items()),
         },

@@ -14,6 +14,7 @@ from outfall.web.apps.idde.models import DischargeNotice
 from outfall.web.apps.idde.policy import can, require
 from outfall.web.apps.idde.selectors import notices as sel
 from outfall.web.apps.idde.views.steps import NOTICE
+from outfall.web.apps.kit.search import page_of
 
 Kind = DischargeNotice.Kind
 
@@ -22,11 +23,17 @@ Kind = DischargeNotice.Kind
 def notice_list(request):
     require(request.user, "discharge_notice.record", request.town)
     kind = request.GET.get("kind") if request.GET.get("kind") in Kind.values else None
-    notices = sel.notice_list_visible_to(request.user, request.town, kind)
+    page = page_of(request, sel.notice_list_visible_to(request.user, request.town, kind))
     return render(
         request,
         "idde/notices/list.html",
-        {"notices": notices, "kinds": Kind.choices, "kind": kind, "citations": sel.CITATIONS},
+        {
+            "notices": page,
+            "page": page,
+            "kinds": Kind.choices,
+            "kind": kind,
+            "citations": sel.CITATIONS,
+        },
     )
 
 

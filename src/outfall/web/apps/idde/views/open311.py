@@ -53,6 +53,9 @@ SERVICE_DESCRIPTION = (
 )
 SERVICE_NOTICE = "The Department of Public Works triages new reports on business days."
 MAX_SPAN_DAYS = 90
+MOST_REQUESTS = 1000
+"""The most requests one answer lists, newest first (GeoReport v2 lets a server cap a listing),
+and the most ids one query may name."""
 SPECIFICATION = "http://wiki.open311.org/GeoReport_v2"
 SERVICE_CHANGESET = "2026-12-04T00:00:00Z"
 """When the service list or its definition last changed (the discovery document's changeset)."""
@@ -331,6 +334,8 @@ def _number(field: str, value: str | None) -> float | None:
 def _query(request, town):
     g = request.GET
     ids = [i.strip() for i in g.get("service_request_id", "").split(",") if i.strip()]
+    if len(ids) > MOST_REQUESTS:
+        raise Open311Error(400, f"service_request_id names at most {MOST_REQUESTS} requests")
     if ids:
         reports = Report.objects.filter(town=town, tracking_number__in=ids)
         return Answer("service_requests", [_public(r) for r in reports.order_by("submitted_at")])
@@ -354,7 +359,8 @@ def _query(request, town):
     if statuses:
         wanted = [r for r in Report.Status.values if _open311_status(r) in statuses]
         reports = reports.filter(status__in=wanted)
-    return Answer("service_requests", [_public(r) for r in reports.order_by("-submitted_at")])
+    newest = reports.order_by("-submitted_at")[:MOST_REQUESTS]
+    return Answer("service_requests", [_public(r) for r in newest])
 
 
 def _window(start_raw: str, end_raw: str) -> tuple[dt.datetime, dt.datetime]:

@@ -12,7 +12,6 @@ from functools import wraps
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
@@ -30,7 +29,7 @@ from outfall.web.apps.idde.services import reports as svc
 from outfall.web.apps.kit.exports import column, exported
 from outfall.web.apps.kit.forms import add_input_error
 from outfall.web.apps.kit.images import PHOTO_TYPES
-from outfall.web.apps.kit.search import map_config
+from outfall.web.apps.kit.search import map_config, page_of
 from outfall.web.apps.kit.steps import RecordSteps, Step
 
 # The columns of the downloaded list of reports (the page's own rows).
@@ -216,11 +215,13 @@ def report_list(request):
     download = exported(request, "reports", REPORT_COLUMNS, reports)
     if download is not None:
         return download
+    page = page_of(request, reports)
     return render(
         request,
         "idde/reports/list.html",
         {
-            "reports": reports[:500],
+            "reports": page,
+            "page": page,
             "status": status,
             "status_label": Report.Status(status).label if status else "",
             "statuses": Report.Status.choices,
@@ -324,9 +325,7 @@ PUBLIC_MAP_MOST = 500
 def public_report_list(request):
     """Recent reports, anyone may see (FixMyStreet-like): only their public facts, paginated."""
     town = request.town
-    page = Paginator(sel.report_list_public(town), PUBLIC_PER_PAGE).get_page(
-        request.GET.get("page")
-    )
+    page = page_of(request, sel.report_list_public(town), PUBLIC_PER_PAGE)
     markers = ("reports", reverse("idde_public:report_public_map"))
     return render(
         request,

@@ -15,17 +15,16 @@ from outfall.compliance.lifecycle.spill import NOTICE_WORDS, STATE_LABELS, avail
 from outfall.web.apps.idde.policy import can, require
 from outfall.web.apps.idde.selectors import spills as sel
 from outfall.web.apps.idde.views.steps import SPILL
+from outfall.web.apps.kit.search import page_of
 
 
 @login_required
 def spill_list(request):
     require(request.user, "spill.manage", request.town)
     now = timezone.now()
-    rows = [
-        {"spill": s, "flags": sel.spill_late_flags(s, now=now)}
-        for s in sel.spill_list_visible_to(request.user, request.town)
-    ]
-    return render(request, "idde/spills/list.html", {"rows": rows})
+    page = page_of(request, sel.spill_list_visible_to(request.user, request.town))
+    rows = [{"spill": s, "flags": sel.spill_late_flags(s, now=now)} for s in page]
+    return render(request, "idde/spills/list.html", {"rows": rows, "page": page})
 
 
 def _shown(user, spill) -> dict:

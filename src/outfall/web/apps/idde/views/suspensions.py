@@ -15,20 +15,22 @@ from outfall.web.apps.idde.policy import can, require
 from outfall.web.apps.idde.selectors import suspensions as sel
 from outfall.web.apps.idde.services import suspensions as svc
 from outfall.web.apps.idde.views.steps import SUSPENSION
+from outfall.web.apps.kit.search import page_of
 
 
 @login_required
 def suspension_list(request):
     require(request.user, "suspension.view", request.town)
-    suspensions = sel.suspension_list_visible_to(request.user, request.town)
+    page = page_of(request, sel.suspension_list_visible_to(request.user, request.town))
     return render(
         request,
         "idde/suspensions/list.html",
         {
             "rows": [
                 {"s": s, "number": svc.suspension_number(s), "status": sel.suspension_status(s)}
-                for s in suspensions
+                for s in page
             ],
+            "page": page,
             "may_order": can(request.user, "suspension.order", request.town),
         },
     )

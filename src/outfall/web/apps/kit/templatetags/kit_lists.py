@@ -1,5 +1,7 @@
 """Tags of a list page: `{% export_links %}` (the page's list as CSV and XLSX, with its own
-filters) and `{% town_scope_links scope %}` (the selected town or all the reader's towns)."""
+filters), `{% town_scope_links scope %}` (the selected town or all the reader's towns) and
+`{% pager page what %}` (a page of `kit.search.page_of`: how many, and the pages before and
+after with the page's own filters)."""
 
 from __future__ import annotations
 
@@ -40,4 +42,21 @@ def town_scope_links(context, scope, what: str = "cases"):
         "what": what,
         "all_href": _with(request, **{ALL_TOWNS_PARAM: ALL_TOWNS, EXPORT_PARAM: None}),
         "one_href": _with(request, **{ALL_TOWNS_PARAM: None, EXPORT_PARAM: None}),
+    }
+
+
+@register.inclusion_tag("kit/_pager.html", takes_context=True)
+def pager(context, page, what: str = "rows"):
+    """How many `what` the list holds, which page this is, and links to the pages before and
+    after it: the request's own query with `page=` changed."""
+    request = context["request"]
+
+    def link(number: int) -> str:
+        return _with(request, page=str(number), **{EXPORT_PARAM: None})
+
+    return {
+        "page": page,
+        "what": what,
+        "previous": link(page.previous_page_number()) if page.has_previous() else "",
+        "next": link(page.next_page_number()) if page.has_next() else "",
     }

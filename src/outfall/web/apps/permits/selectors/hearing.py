@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field, replace
 
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -312,9 +313,25 @@ def hearing_list_on(user, day: dt.date, town=None):
     return _hearings_on(visible, day)
 
 
+def _sitting_from(applications, first: dt.date, last: dt.date | None = None):
+    """The hearings of `applications` that sit (first or continued) on a local day from `first`
+    to `last` (none: any later day), with their sessions: read from the days, not the whole
+    history of the town's hearings."""
+    start = timezone.make_aware(dt.datetime.combine(first, dt.time.min))
+    scheduled, continued = Q(scheduled_for__gte=start), Q(sessions__continued_to__gte=start)
+    if last is not None:
+        end = timezone.make_aware(dt.datetime.combine(last + dt.timedelta(days=1), dt.time.min))
+        scheduled &= Q(scheduled_for__lt=end)
+        continued &= Q(sessions__continued_to__lt=end)
+    days = Hearing.objects.filter(scheduled | continued).values("pk")
+    return Hearing.objects.filter(application__in=applications, pk__in=days).prefetch_related(
+        "sessions"
+    )
+
+
 def _hearings_on(applications, day: dt.date) -> list[dict]:
     rows: list[dict] = []
-    hearings = Hearing.objects.filter(application__in=applications).select_related(
+    hearings = _sitting_from(applications, day, day).select_related(
         "application", "application__town"
     )
     for hearing in hearings:
@@ -422,9 +439,7 @@ def hearing_dates_visible(user, town, today: dt.date) -> list[dt.date]:
 
 def _hearing_dates(applications, today: dt.date) -> list[dt.date]:
     days: set[dt.date] = set()
-    for hearing in Hearing.objects.filter(application__in=applications).prefetch_related(
-        "sessions"
-    ):
+    for hearing in _sitting_from(applications, today):
         times = [hearing.scheduled_for] + [
             s.continued_to for s in hearing.sessions.all() if s.continued_to is not None
         ]

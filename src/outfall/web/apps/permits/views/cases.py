@@ -7,12 +7,12 @@ import dataclasses
 from collections.abc import Callable
 
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.shortcuts import render
 from django.urls import path, reverse
 
 from outfall.web.apps.audit.selectors import audit_latest_for_case, audit_list_for_case
 from outfall.web.apps.kit.exports import exported
+from outfall.web.apps.kit.search import page_of
 from outfall.web.apps.kit.steps import RecordSteps
 from outfall.web.apps.permits.facts import remember_facts
 from outfall.web.apps.permits.models import Application
@@ -24,8 +24,6 @@ from outfall.web.apps.permits.selectors import (
 )
 from outfall.web.apps.permits.views.finder import APPLICATION_COLUMNS, applications_scope
 
-PER_PAGE = 50
-"""Cases per page of the case list (the download holds them all)."""
 HISTORY_SHOWN = 50
 """The latest rows of its history a case page shows; `?history=all` shows every row."""
 
@@ -71,20 +69,11 @@ def application_list(request):
     download = exported(request, "applications", APPLICATION_COLUMNS, applications)
     if download is not None:
         return download
-    page = Paginator(applications.select_related("town"), PER_PAGE).get_page(
-        request.GET.get("page")
-    )
-    others = request.GET.copy()
-    others.pop("page", None)
+    page = page_of(request, applications.select_related("town"))
     return render(
         request,
         "permits/list.html",
-        {
-            "applications": page.object_list,
-            "page": page,
-            "page_query": others.urlencode(),
-            "scope": scope,
-        },
+        {"applications": page.object_list, "page": page, "scope": scope},
     )
 
 

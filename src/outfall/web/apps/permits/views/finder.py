@@ -16,7 +16,14 @@ from outfall.compliance.lifecycle import STATE_LABELS
 from outfall.kernel.errors import InputError
 from outfall.web.apps.kit.exports import column, exported
 from outfall.web.apps.kit.forms import FilterForm
-from outfall.web.apps.kit.search import map_config, query_of, search_page, status_of, town_scope
+from outfall.web.apps.kit.search import (
+    map_config,
+    on_map,
+    query_of,
+    search_page,
+    status_of,
+    town_scope,
+)
 from outfall.web.apps.permits import policy
 from outfall.web.apps.permits.selectors import permit_staff_towns
 from outfall.web.apps.permits.selectors.search import (
@@ -24,8 +31,6 @@ from outfall.web.apps.permits.selectors.search import (
     application_search,
     application_sites,
 )
-
-RESULTS_SHOWN = 200
 
 # The columns of a downloaded list of applications (the case list and the search's results).
 APPLICATION_COLUMNS = (
@@ -134,7 +139,6 @@ def application_find(request):
         criteria,
         lambda c: application_search(request.user, c, town=scope.town),
         rows="results",
-        shown=RESULTS_SHOWN,
         scope=scope,
     )
 
@@ -164,11 +168,17 @@ def site_map(request):
 @login_required
 @require_GET
 def site_geojson(request):
-    """The map's markers: a GeoJSON FeatureCollection of the sites the user may see."""
+    """The map's markers: a GeoJSON FeatureCollection of the sites the user may see in the map's
+    view (`bbox`), at most `kit.search.MAP_FEATURES_MOST`, else how many and to zoom in."""
     policy.require(request.user, "case.search")
     form, criteria = _criteria(request)
     if criteria is None:
         return JsonResponse({"errors": form.errors.get_json_data()}, status=400)
+    sites = application_sites(request.user, criteria, town=applications_scope(request).town)
+    try:
+        shown, zoom_in = on_map(request, sites, "permit sites")
+    except InputError as exc:
+        return JsonResponse({"errors": {exc.field: [{"message": str(exc)}]}}, status=400)
     features = [
         {
             "type": "Feature",
@@ -184,12 +194,12 @@ def site_geojson(request):
                 "url": reverse("permits:detail", args=[a.pk]),
             },
         }
-        for a in application_sites(request.user, criteria, town=applications_scope(request).town)
+        for a in shown
     ]
-    return JsonResponse(
-        {"type": "FeatureCollection", "features": features},
-        content_type="application/geo+json",
-    )
+    answer = {"type": "FeatureCollection", "features": features}
+    if zoom_in:
+        answer["zoom_in"] = zoom_in
+    return JsonResponse(answer, content_type="application/geo+json")
 
 
 urlpatterns = [

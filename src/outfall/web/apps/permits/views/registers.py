@@ -1,6 +1,6 @@
 """The registers of conditions, inspections and sureties across the cases a reader may see
 (the selected town for staff, or all their towns; an applicant's own), each downloadable as CSV
-and XLSX (`kit.exports`) with the page's rows."""
+and XLSX (`kit.exports`) with the page's rows, shown 50 a page (`kit.search.page_of`)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,9 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_GET
 
 from outfall.web.apps.kit.exports import Column, column, exported
+from outfall.web.apps.kit.search import page_of
 from outfall.web.apps.permits.selectors import registers as sel
 from outfall.web.apps.permits.views.finder import applications_scope
-
-SHOWN = 500
 
 
 @dataclass(frozen=True)
@@ -90,12 +89,13 @@ def register_view(key: str):
         download = exported(request, register.stem, register.columns, rows)
         if download is not None:
             return download
+        page = page_of(request, rows)
         table = [
             (
                 reverse("permits:detail", args=[r.application_id]),
                 [c.value(r) for c in register.columns],
             )
-            for r in rows[:SHOWN]
+            for r in page
         ]
         return render(
             request,
@@ -105,7 +105,7 @@ def register_view(key: str):
                 "headings": [c.heading for c in register.columns],
                 "table": table,
                 "scope": scope,
-                "shown": SHOWN,
+                "page": page,
                 "others": [(k, r.title) for k, r in REGISTERS.items() if k != key],
             },
         )
