@@ -175,7 +175,9 @@ def test_the_deadlines_are_the_open_clocks_each_caller_may_see(as_who, case, who
         assert response.status_code == 401
         return
     assert response.status_code == 200
-    clocks = [c for c in response.json() if c["source"] != "ms4"]  # the DPW's MS4 program too
+    body = response.json()
+    assert body["count"] == len(body["items"]) and body["limit"] == 50 and body["offset"] == 0
+    clocks = [c for c in body["items"] if c["source"] != "ms4"]  # the DPW's MS4 program too
     assert bool(clocks) == (who in SEES_THE_CASE)
     for clock in clocks:
         assert clock["key"] == "deficiency_correct_by"
@@ -184,9 +186,21 @@ def test_the_deadlines_are_the_open_clocks_each_caller_may_see(as_who, case, who
 
 def test_the_deadlines_filter_by_kind_and_refuse_an_unknown_kind(as_who, case):
     client = as_who("clerk")
-    assert client.get("/api/deadlines", {"kind": "om_task_due"}).json() == []
+    assert client.get("/api/deadlines", {"kind": "om_task_due"}).json()["items"] == []
     response = client.get("/api/deadlines", {"kind": "tea_break"})
     assert response.status_code == 422 and problem(response, "kind")["value"] == "tea_break"
+
+
+def test_the_deadlines_are_read_a_page_at_a_time(as_who, case):
+    client = as_who("clerk")
+    whole = client.get("/api/deadlines", {"limit": 200}).json()
+    n = whole["count"]
+    assert n == len(whole["items"]) >= 1
+    last = client.get("/api/deadlines", {"limit": 1, "offset": n - 1}).json()
+    beyond = client.get("/api/deadlines", {"offset": n}).json()
+    assert (last["count"], last["items"]) == (n, whole["items"][-1:])
+    assert (beyond["count"], beyond["items"]) == (n, [])
+    assert client.get("/api/deadlines", {"limit": 201}).status_code == 422
 
 
 # ---------------------------------------------------------------- lifecycle steps

@@ -9,6 +9,7 @@ from django.utils import timezone
 from icalendar import Calendar
 
 from outfall.web.apps.core.models import CalendarToken
+from outfall.web.apps.deadlines import views
 from outfall.web.apps.deadlines.selectors import clock_list_visible_to
 
 pytestmark = pytest.mark.django_db
@@ -164,6 +165,17 @@ def test_the_feed_uids_do_not_change_between_fetches(client, people, running_cas
         str(e["UID"]) for e in second.walk("VEVENT")
     ]
     assert token.token == "stable"
+
+
+def test_the_feed_holds_the_soonest_clocks_up_to_its_bound(
+    client, people, running_case, monkeypatch
+):
+    CalendarToken.objects.create(user=people["clerk"], token="bounded")
+    every = clock_list_visible_to(people["clerk"])
+    assert len(every) >= 2
+    monkeypatch.setattr(views, "CALENDAR_MOST", 1)
+    events = Calendar.from_ical(client.get("/deadlines/calendar/bounded.ics").content)
+    assert [str(e["UID"]) for e in events.walk("VEVENT")] == [every[0].uid]
 
 
 def test_an_unknown_calendar_token_is_a_404(client, people, running_case):

@@ -95,7 +95,7 @@ def test_the_calendar_feed_carries_enforcement_clocks_with_their_case_address(
 def test_the_api_deadlines_list_enforcement_clocks_by_source(login, cases, today):
     case = cases.open("II", opened_on=today - days(10))
     cases.order(case, issued_on=today - days(9), deadline=today + days(3), today=today)
-    body = login("board").get("/api/deadlines", {"kind": "order_deadline"}).json()
+    body = login("board").get("/api/deadlines", {"kind": "order_deadline"}).json()["items"]
     assert [(c["source"], c["case_number"], c["application_id"]) for c in body] == [
         ("enforcement", case.number, None)
     ]

@@ -29,7 +29,8 @@ from outfall.web.apps.api.contract import OutfallAPI, answers, install_error_han
 from outfall.web.apps.api.selectors import api_token_list_for
 from outfall.web.apps.api.services import api_token_issue
 from outfall.web.apps.audit.selectors import audit_last_change
-from outfall.web.apps.deadlines.selectors import clock_list_visible_to
+from outfall.web.apps.deadlines.index import row_clock
+from outfall.web.apps.deadlines.selectors import clock_list_visible_to, clock_rows_visible_to
 from outfall.web.apps.kit.api import (
     attrs,
     found,
@@ -292,15 +293,16 @@ def clock_out(clock) -> dict:
     }
 
 
-@api.get("/deadlines", response=answers({200: list[s.ClockOut]}), tags=[DEADLINES])
+@api.get("/deadlines", response=answers({200: s.ClockPage}), tags=[DEADLINES])
 def list_deadlines(request, filters: Query[s.DeadlineFilter]):
-    """Every open clock of the cases the caller may see, by due date: permits (§ 267-18,
-    § 267-20, § 267-22), enforcement (§ 267-10C, § 267-25B) and the other sources; the state is
-    ok, warning or overdue. Naming an application keeps to that permit's clocks."""
-    clocks = clock_list_visible_to(
-        _user(request), kind=filters.kind, application_id=filters.application
+    """The open clocks of the cases the caller may see, a page at a time, soonest first: permits
+    (§ 267-18, § 267-20, § 267-22), enforcement (§ 267-10C, § 267-25B) and the other sources;
+    the state is ok, warning or overdue. Naming an application keeps to that permit's clocks."""
+    today = timezone.localdate()
+    rows = clock_rows_visible_to(
+        _user(request), today=today, kind=filters.kind, application_id=filters.application
     )
-    return [clock_out(c) for c in clocks]
+    return page(rows, filters.limit, filters.offset, lambda r: clock_out(row_clock(r, today)))
 
 
 @api.get(

@@ -164,6 +164,13 @@ class ClockOut(Schema):
     state: ClockState = Field(description="ok, warning or overdue")
 
 
+class ClockPage(Schema):
+    count: int
+    limit: int
+    offset: int
+    items: list[ClockOut]
+
+
 class PublicHearingOut(Schema):
     town: str
     number: str
@@ -241,7 +248,7 @@ class ApplicationFilter(PageIn):
     complete_to: dt.date | None = None
 
 
-class DeadlineFilter(Schema):
+class DeadlineFilter(PageIn):
     kind: any_of(clock_kinds()) = Field(None, description="one kind of clock")
     application: int | None = Field(None, ge=1, description="one permit application's clocks")
 

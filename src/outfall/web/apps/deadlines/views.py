@@ -19,7 +19,6 @@ from outfall.web.apps.deadlines.ical import clocks_as_icalendar
 from outfall.web.apps.deadlines.index import row_clock
 from outfall.web.apps.deadlines.selectors import (
     approval_risk_page,
-    clock_list_visible_to,
     clock_rows_visible_to,
     warning_days,
 )
@@ -126,15 +125,22 @@ def calendar_token(request):
     return redirect("deadlines:dashboard")
 
 
+CALENDAR_MOST = 1000
+"""The most clocks one feed holds, soonest first (overdue ones lead): a calendar app reads the
+whole feed every time it refreshes, so it stays bounded however many cases a login serves."""
+
+
 @require_GET
 def calendar(request, token: str):
-    """The feed of the token's owner: only the clocks that person may see; 404 if unknown."""
+    """The feed of the token's owner: only the clocks that person may see, the soonest
+    `CALENDAR_MOST`; 404 if unknown."""
     found = CalendarToken.objects.select_related("user").filter(token=token).first()
     if found is None or not found.user.is_active:
         raise Http404("No such calendar")
     user = found.user
+    today = timezone.localdate()
     body = clocks_as_icalendar(
-        clock_list_visible_to(user, today=timezone.localdate()),
+        [row_clock(r, today) for r in clock_rows_visible_to(user, today=today)[:CALENDAR_MOST]],
         name=f"outfall deadlines — {user.get_username()}",
         absolute_url=request.build_absolute_uri,
         stamp=timezone.now(),
