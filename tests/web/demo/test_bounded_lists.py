@@ -25,7 +25,7 @@ from outfall.web.apps.idde.models import (
     Spill,
 )
 from outfall.web.apps.kit.search import PER_PAGE
-from outfall.web.apps.permits.models import Application
+from outfall.web.apps.permits.models import Application, Decision
 
 pytestmark = pytest.mark.django_db
 
@@ -125,3 +125,26 @@ def test_a_search_reads_a_few_hits_of_each_kind_however_many_match(demo):
     assert after <= before
     kind, _ = _get(client, f"/search/?q={word}&kind=reports&page=2")
     assert len(kind.context["hits"]) <= PER_PAGE
+
+
+def test_the_public_decisions_page_holds_a_page_however_many_were_filed(demo):
+    """The public list of decisions filed with the Town Clerk (§ 267-18F) reads a page."""
+    url = "/permits/public/decisions/?town=norfolk"
+    client = Client()
+    _, before = _get(client, url)
+    filed = Decision.objects.filter(
+        application__town__slug="norfolk", filed_with_town_clerk_on__isnull=False
+    ).first()
+    decisions = []
+    for n in range(MORE):
+        case = Application.objects.get(pk=filed.application_id)
+        case.pk, case.number = None, f"{case.number}-{n}"
+        case.save()
+        decision = Decision.objects.get(pk=filed.pk)
+        decision.pk, decision.application = None, case
+        decisions.append(decision)
+    Decision.objects.bulk_create(decisions)
+    response, after = _get(client, url)
+    held, size, rows = _held(response)
+    assert held <= size < rows
+    assert after <= before

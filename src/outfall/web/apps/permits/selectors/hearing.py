@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field, replace
 
-from django.db.models import Q
+from django.db.models import Case, F, Prefetch, Q, When
 from django.urls import reverse
 from django.utils import timezone
 
@@ -447,21 +447,40 @@ def _hearing_dates(applications, today: dt.date) -> list[dt.date]:
     return sorted(d for d in days if d >= today)
 
 
-def public_decisions(town) -> list[dict]:
+def public_decisions(town):
     """Decisions filed with the Town Clerk (§ 267-18F) and approvals by the Board's failure to
-    act the Town Clerk has certified (§ 267-18G), newest first, each with its public PDF."""
+    act the Town Clerk has certified (§ 267-18G), newest first: the public cases, each with the
+    day it was decided, read a page at a time (`public_decision_rows` makes a page's rows)."""
+    filed = Q(decision__filed_with_town_clerk_on__isnull=False)
+    day = Case(
+        When(filed, then=F("decision__voted_on")),
+        default=F("constructive_approval__certified_on"),
+    )
+    return (
+        application_list_public(town)
+        .filter(filed | Q(constructive_approval__isnull=False))
+        .select_related("decision", "permit", "constructive_approval")
+        .prefetch_related(
+            Prefetch(
+                "documents",
+                queryset=GeneratedDocument.objects.filter(kind="decision", public=True),
+            )
+        )
+        .annotate(decided=day)
+        .order_by("-decided", "-pk")
+    )
+
+
+def public_decision_rows(applications) -> list[dict]:
+    """The rows of the public decisions page for `applications` (a page of `public_decisions`):
+    the filed decision, or else the certified approval by failure to act, with the PDF."""
     rows = []
-    decided = application_list_public(town).filter(decision__isnull=False)
-    for application in decided.select_related("decision").order_by("-decision__voted_on"):
-        decision: Decision = application.decision
-        if decision.filed_with_town_clerk_on is None:
-            continue
+    for application in applications:
+        decision = related_or_none(application, "decision")
+        if decision is not None and decision.filed_with_town_clerk_on is None:
+            decision = None
         rows.append(_public_decision_row(application, decision))
-    shown = {r["application"].pk for r in rows}
-    for application in public_constructive_approvals(town):
-        if application.pk not in shown:
-            rows.append(_public_decision_row(application, None))
-    return sorted(rows, key=_public_decision_day, reverse=True)
+    return rows
 
 
 def public_constructive_approvals(town):
@@ -473,10 +492,6 @@ def public_constructive_approvals(town):
         .select_related("constructive_approval", "town")
         .order_by("-constructive_approval__certified_on", "number")
     )
-
-
-def _public_decision_day(row: dict) -> dt.date:
-    return row["decision"].voted_on if row["decision"] else row["constructive"].certified_on
 
 
 def _public_decision_row(application: Application, decision: Decision | None) -> dict:

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET
 from django_ratelimit.decorators import ratelimit
 
 from outfall.web.apps.core.files import stored_file_response
+from outfall.web.apps.kit.search import page_of
 from outfall.web.apps.permits.forms.hearing import AgendaDateForm
 from outfall.web.apps.permits.models import GeneratedDocument
 from outfall.web.apps.permits.selectors import hearing as selectors
@@ -103,10 +104,15 @@ def public_agendas(request):
 
 @public_page
 def public_decisions(request):
+    page = page_of(request, selectors.public_decisions(request.town))
     return render(
         request,
         "permits/public/decisions.html",
-        {"town": request.town, "rows": selectors.public_decisions(request.town)},
+        {
+            "town": request.town,
+            "page": page,
+            "rows": selectors.public_decision_rows(page.object_list),
+        },
     )
 
 
