@@ -15,6 +15,7 @@ from django.db.models import CharField
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from outfall.web.apps.core.pages import PER_PAGE
 from outfall.web.apps.enforcement.models import EnforcementCase
 from outfall.web.apps.idde.models import (
     DischargeNotice,
@@ -24,7 +25,6 @@ from outfall.web.apps.idde.models import (
     Report,
     Spill,
 )
-from outfall.web.apps.kit.search import PER_PAGE
 from outfall.web.apps.permits.models import Application, Decision
 
 pytestmark = pytest.mark.django_db

@@ -54,7 +54,7 @@ def test_the_public_is_sent_to_log_in_for_the_application_list(client):
 
 def test_the_case_list_is_a_page_at_a_time_keeping_its_town_scope(client, people, make_application):
     """Every list is paginated: a clerk of many towns gets 50 cases a page, never all of them."""
-    from outfall.web.apps.kit.search import PER_PAGE
+    from outfall.web.apps.core.pages import PER_PAGE
 
     for _ in range(PER_PAGE + 3):
         make_application(people["applicant"])

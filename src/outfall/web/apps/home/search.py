@@ -15,11 +15,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from outfall.web.apps.assets.selectors import asset_list_visible_to
+from outfall.web.apps.core.pages import page_of
 from outfall.web.apps.enforcement.selectors.cases import case_list_visible_to
 from outfall.web.apps.idde.selectors.investigations import investigation_list_visible_to
 from outfall.web.apps.idde.selectors.reports import report_list_visible_to
 from outfall.web.apps.kit.forms import FilterForm
-from outfall.web.apps.kit.search import Hit, SearchSource, page_of, search_everywhere
+from outfall.web.apps.kit.search import Hit, SearchSource, search_everywhere
 from outfall.web.apps.permits.selectors import application_list_in_view
 
 FIRST = 10

@@ -14,11 +14,11 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from outfall.web.apps.core.models import Town
+from outfall.web.apps.core.pages import page_of
 from outfall.web.apps.jobs import selectors as sel
 from outfall.web.apps.jobs import services as svc
 from outfall.web.apps.jobs.policy import may_manage_jobs
 from outfall.web.apps.jobs.record_check import audit_verification_request
-from outfall.web.apps.kit.search import page_of
 
 
 @login_required

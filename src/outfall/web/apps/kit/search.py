@@ -1,5 +1,5 @@
 """The one shape of a search page, of a list's pages and of a map page: the filter form and what
-it found, a list read a page at a time (`page_of`, shown with `{% pager %}` of `kit_lists`,
+it found, a list read a page at a time (`core.pages.page_of`, shown with `{% pager %}` of `kit_lists`,
 whose links keep the page's filters), and what a map's script reads (the one tile server and
 its attribution, the town's centre, and the URL of its markers narrowed by the same filters).
 
@@ -21,13 +21,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.core.paginator import Page, Paginator
 from django.db import connection
 from django.db.models import Q
 from django.shortcuts import render
 from django.utils.http import urlencode
 
 from outfall.kernel.errors import InputError
+from outfall.web.apps.core.pages import PER_PAGE, page_of
 from outfall.web.apps.kit.selectors import text_in
 
 # Where a map of a town with no centre on record opens (Norfolk, Massachusetts).
@@ -57,16 +57,6 @@ def town_scope(request, staff_towns) -> TownScope:
     several = len(set(staff_towns)) > 1
     wants_all = request.GET.get(ALL_TOWNS_PARAM) == ALL_TOWNS
     return TownScope(getattr(request, "town", None), several and wants_all, several)
-
-
-PER_PAGE = 50
-"""Rows per page of a staff list (its download holds the whole filtered list, `kit.exports`)."""
-
-
-def page_of(request, rows, per_page: int = PER_PAGE) -> Page:
-    """The page of `rows` that `?page=` asks for (the first for none, the last past the end):
-    a list page reads `per_page` rows and one count however many rows there are."""
-    return Paginator(rows, per_page).get_page(request.GET.get("page"))
 
 
 def query_of(criteria) -> str:

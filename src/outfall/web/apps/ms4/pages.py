@@ -14,8 +14,8 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from outfall.law.ms4_priority import RANK_LABELS, RANKS
+from outfall.web.apps.core.pages import page_of
 from outfall.web.apps.kit.exports import column, exported
-from outfall.web.apps.kit.search import page_of
 from outfall.web.apps.ms4.catchments import STATUS_LABELS, catchment_ranking
 from outfall.web.apps.ms4.ledger import NO_TSS_RATE, load_reduction_ledger
 from outfall.web.apps.ms4.views import _town as reader_town

@@ -16,11 +16,11 @@ from outfall.kernel.errors import InputError
 from outfall.law.ms4_permit import permit_year
 from outfall.web.apps.assets.models import Asset, CatchmentInvestigation
 from outfall.web.apps.core.files import stored_file_response
+from outfall.web.apps.core.pages import page_of
 from outfall.web.apps.enforcement import policy as enforcement_policy
 from outfall.web.apps.enforcement.models import EnforcementCase
 from outfall.web.apps.idde.models import Investigation
 from outfall.web.apps.kit.exports import column, exported
-from outfall.web.apps.kit.search import page_of
 from outfall.web.apps.kit.steps import step_page
 from outfall.web.apps.ms4 import policy
 from outfall.web.apps.ms4 import services as svc

@@ -17,7 +17,7 @@ from outfall.compliance.provenance import SECTION as DATA_SECTION
 from outfall.compliance.provenance import WHO_MAY_CONFIRM, confirmable_values
 from outfall.law.s267_17_administration import REGULATIONS
 from outfall.web.apps.audit.selectors import audit_list_for_case
-from outfall.web.apps.kit.search import page_of
+from outfall.web.apps.core.pages import page_of
 from outfall.web.apps.kit.steps import NewRecords, RecordSteps, Step, step_page
 from outfall.web.apps.regulations import forms as f
 from outfall.web.apps.regulations import policy

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET
 
 from outfall.compliance.lifecycle.enforcement import STATE_LABELS
 from outfall.web.apps.core.files import stored_file_response
+from outfall.web.apps.core.pages import page_of
 from outfall.web.apps.enforcement import forms as f
 from outfall.web.apps.enforcement import policy
 from outfall.web.apps.enforcement.selectors import case_get, case_list_filtered
@@ -20,7 +21,6 @@ from outfall.web.apps.enforcement.selectors.sources import source_for_new_case, 
 from outfall.web.apps.enforcement.services import cases as case_svc
 from outfall.web.apps.idde import policy as idde_policy
 from outfall.web.apps.kit.exports import column, exported
-from outfall.web.apps.kit.search import page_of
 from outfall.web.apps.kit.steps import step_page
 from outfall.web.apps.permits.selectors.visibility import application_list_visible_to
 

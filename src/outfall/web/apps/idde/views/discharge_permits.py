@@ -13,11 +13,11 @@ from django.urls import path
 from django.utils import timezone
 
 from outfall.compliance.lifecycle.discharge_permit import STATE_LABELS, DischargePermitState
+from outfall.web.apps.core.pages import page_of
 from outfall.web.apps.idde.forms import discharge_permits as f
 from outfall.web.apps.idde.policy import can, require
 from outfall.web.apps.idde.selectors import discharge_permits as sel
 from outfall.web.apps.idde.views.steps import PERMIT
-from outfall.web.apps.kit.search import page_of
 
 
 @login_required

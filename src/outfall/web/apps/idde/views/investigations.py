@@ -17,6 +17,7 @@ from outfall.web.apps.assets import policy as asset_policy
 from outfall.web.apps.assets import selectors as asset_selectors
 from outfall.web.apps.assets.forms import LinkForm
 from outfall.web.apps.assets.models import Asset
+from outfall.web.apps.core.pages import page_of
 from outfall.web.apps.core.permissions import towns_with_role
 from outfall.web.apps.idde import policy
 from outfall.web.apps.idde.forms import investigations as f
@@ -25,7 +26,6 @@ from outfall.web.apps.idde.selectors.reports import report_get
 from outfall.web.apps.idde.services import investigations as svc
 from outfall.web.apps.kit.exports import column, exported
 from outfall.web.apps.kit.forms import AccessibleForm
-from outfall.web.apps.kit.search import page_of
 from outfall.web.apps.kit.steps import Attempt, RecordSteps, Step, step_attempt, step_page
 from outfall.web.apps.kit.versions import edit_token
 

@@ -10,11 +10,11 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 from django.urls import path
 
+from outfall.web.apps.core.pages import page_of
 from outfall.web.apps.idde.models import DischargeNotice
 from outfall.web.apps.idde.policy import can, require
 from outfall.web.apps.idde.selectors import notices as sel
 from outfall.web.apps.idde.views.steps import NOTICE
-from outfall.web.apps.kit.search import page_of
 
 Kind = DischargeNotice.Kind
 

@@ -21,6 +21,7 @@ from django_ratelimit.decorators import ratelimit
 from outfall.kernel import legal_style
 from outfall.kernel.errors import InputError
 from outfall.web.apps.core.files import stored_file_response
+from outfall.web.apps.core.pages import page_of
 from outfall.web.apps.idde import policy
 from outfall.web.apps.idde.forms import reports as f
 from outfall.web.apps.idde.models import Report
@@ -29,7 +30,7 @@ from outfall.web.apps.idde.services import reports as svc
 from outfall.web.apps.kit.exports import column, exported
 from outfall.web.apps.kit.forms import add_input_error
 from outfall.web.apps.kit.images import PHOTO_TYPES
-from outfall.web.apps.kit.search import map_config, page_of
+from outfall.web.apps.kit.search import map_config
 from outfall.web.apps.kit.steps import RecordSteps, Step
 
 # The columns of the downloaded list of reports (the page's own rows).

@@ -12,10 +12,10 @@ from django.urls import path
 from django.utils import timezone
 
 from outfall.compliance.lifecycle.spill import NOTICE_WORDS, STATE_LABELS, available, spill_state
+from outfall.web.apps.core.pages import page_of
 from outfall.web.apps.idde.policy import can, require
 from outfall.web.apps.idde.selectors import spills as sel
 from outfall.web.apps.idde.views.steps import SPILL
-from outfall.web.apps.kit.search import page_of
 
 
 @login_required

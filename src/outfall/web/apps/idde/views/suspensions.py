@@ -11,11 +11,11 @@ from django.shortcuts import render
 from django.urls import path
 from django.utils import timezone
 
+from outfall.web.apps.core.pages import page_of
 from outfall.web.apps.idde.policy import can, require
 from outfall.web.apps.idde.selectors import suspensions as sel
 from outfall.web.apps.idde.services import suspensions as svc
 from outfall.web.apps.idde.views.steps import SUSPENSION
-from outfall.web.apps.kit.search import page_of
 
 
 @login_required

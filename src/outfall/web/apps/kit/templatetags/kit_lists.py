@@ -1,6 +1,6 @@
 """Tags of a list page: `{% export_links %}` (the page's list as CSV and XLSX, with its own
 filters), `{% town_scope_links scope %}` (the selected town or all the reader's towns) and
-`{% pager page what %}` (a page of `kit.search.page_of`: how many, and the pages before and
+`{% pager page what %}` (a page of `core.pages.page_of`: how many, and the pages before and
 after with the page's own filters)."""
 
 from __future__ import annotations

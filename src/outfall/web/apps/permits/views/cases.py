@@ -11,8 +11,8 @@ from django.shortcuts import render
 from django.urls import path, reverse
 
 from outfall.web.apps.audit.selectors import audit_latest_for_case, audit_list_for_case
+from outfall.web.apps.core.pages import page_of
 from outfall.web.apps.kit.exports import exported
-from outfall.web.apps.kit.search import page_of
 from outfall.web.apps.kit.steps import RecordSteps
 from outfall.web.apps.permits.facts import remember_facts
 from outfall.web.apps.permits.models import Application

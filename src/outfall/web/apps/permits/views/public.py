@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET
 from django_ratelimit.decorators import ratelimit
 
 from outfall.web.apps.core.files import stored_file_response
-from outfall.web.apps.kit.search import page_of
+from outfall.web.apps.core.pages import page_of
 from outfall.web.apps.permits.forms.hearing import AgendaDateForm
 from outfall.web.apps.permits.models import GeneratedDocument
 from outfall.web.apps.permits.selectors import hearing as selectors

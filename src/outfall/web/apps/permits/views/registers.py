@@ -1,6 +1,6 @@
 """The registers of conditions, inspections and sureties across the cases a reader may see
 (the selected town for staff, or all their towns; an applicant's own), each downloadable as CSV
-and XLSX (`kit.exports`) with the page's rows, shown 50 a page (`kit.search.page_of`)."""
+and XLSX (`kit.exports`) with the page's rows, shown 50 a page (`core.pages.page_of`)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from django.shortcuts import render
 from django.urls import path, reverse
 from django.views.decorators.http import require_GET
 
+from outfall.web.apps.core.pages import page_of
 from outfall.web.apps.kit.exports import Column, column, exported
-from outfall.web.apps.kit.search import page_of
 from outfall.web.apps.permits.selectors import registers as sel
 from outfall.web.apps.permits.views.finder import applications_scope
 
