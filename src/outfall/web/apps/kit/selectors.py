@@ -1,6 +1,7 @@
 """The one way a selector hands over one record: the record, or a 404 saying what is missing
-(whether it does not exist or the reader may not see it is not disclosed); and the one way a
-search narrows what the reader may see by the filters given (`narrowed`, `text_in`)."""
+(whether it does not exist or the reader may not see it is not disclosed); the one way a
+search narrows what the reader may see by the filters given (`narrowed`, `text_in`); and the
+one way a page reads a record's related rows once (`related_rows`, `prefetch_together`)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import TypeVar
 
 from django.conf import settings
 from django.db import models
-from django.db.models import F, Prefetch, Q, Value, Window
+from django.db.models import F, Q, Value, Window
 from django.db.models.functions import Cast, JSONObject, RowNumber
 from django.http import Http404
 from django.utils import timezone
@@ -85,12 +86,13 @@ def prefetch_together(instances, *lookups) -> None:
     caches them, so `related_rows` and `.all()` read them unchanged, in the relation's order
     with ties by primary key. A lookup is a relation name (`"fees"`; nested,
     `"inspections__deficiencies"`, after its parents' lookup or with them joined) or a
-    `Prefetch` whose query set only filters and orders; each step is a reverse relation."""
+    `Prefetch` whose query set only filters and orders; each step is a reverse relation, the
+    last one to many."""
     instances = list(instances)
     if not instances or not lookups:
         return
     model = type(instances[0])
-    kinds = [_kind(model, lookup, n) for n, lookup in enumerate(lookups)]
+    kinds = [_kind(model, lookup) for lookup in lookups]
     roots = [i.pk for i in instances]
     parts = [
         kind["rows"]
@@ -113,17 +115,11 @@ def prefetch_together(instances, *lookups) -> None:
         _cache(instances, kind, kind_rows)
 
 
-def _kind(model, lookup, n: int) -> dict:
+def _kind(model, lookup) -> dict:
     """What `prefetch_together` needs of one lookup: its steps, the rows' model, the filter
     from a row to the root instances, the rows' query set and order."""
-    path, rows = (
-        (lookup.prefetch_through, lookup.queryset)
-        if isinstance(lookup, Prefetch)
-        else (
-            lookup,
-            None,
-        )
-    )
+    path = getattr(lookup, "prefetch_through", lookup)
+    rows = getattr(lookup, "queryset", None)
     steps = []
     for name in path.split("__"):
         relation = model._meta.get_field(name)
@@ -131,6 +127,8 @@ def _kind(model, lookup, n: int) -> dict:
             raise ValueError(f"{path}: {name} is not a reverse relation")
         steps.append(relation)
         model = relation.related_model
+    if steps[-1].one_to_one:
+        raise ValueError(f"{path}: a one-to-one is joined with its parent, not read together")
     rows = rows if rows is not None else model._default_manager.all()
     if rows.query.select_related or rows._prefetch_related_lookups:
         raise ValueError(f"{path}: a query set read together may only filter and order")
@@ -201,13 +199,10 @@ def _cache(instances, kind: dict, rows: list) -> None:
         children = by_parent.get(parent.pk, [])
         for child in children:
             last.field.set_cached_value(child, parent)
-        if last.one_to_one:
-            last.set_cached_value(parent, children[0] if children else None)
-        else:
-            parent.__dict__.setdefault("_prefetched_objects_cache", {})
-            parent._prefetched_objects_cache[last.get_accessor_name()] = _cached_rows(
-                parent, last, children
-            )
+        parent.__dict__.setdefault("_prefetched_objects_cache", {})
+        parent._prefetched_objects_cache[last.get_accessor_name()] = _cached_rows(
+            parent, last, children
+        )
 
 
 def _related(parent, step) -> list:
