@@ -376,7 +376,7 @@ def construction_record(user, application: Application) -> dict:
         "surety_releases": related_rows(surety, "releases", "released_on", "pk") if surety else [],
         "surety_held": surety_held(surety),
         "inspections": inspections,
-        "change_notices": application.change_notices.order_by("submitted_on", "pk"),
+        "change_notices": related_rows(application, "change_notices", "submitted_on", "pk"),
         "as_builts": related_rows(
             application, "as_builts", "received_on", "pk", joined=("upload",)
         ),

@@ -536,7 +536,7 @@ def intake_panel(user, application: Application, *, today: dt.date | None = None
         "fees": related_rows(application, "fees", "kind"),
         "filings": related_rows(application, "clerk_filings", "filed_on", "pk"),
         "referrals": referrals,
-        "reviews": list(application.completeness_reviews.order_by("-reviewed_on", "-pk")),
+        "reviews": related_rows(application, "completeness_reviews", "-reviewed_on", "-pk"),
         "comments": comments,
         "open_requests": sum(
             1 for c in comments if c.request_to_applicant and c.resolved_on is None

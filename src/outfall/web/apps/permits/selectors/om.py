@@ -111,7 +111,7 @@ def om_record(user, application: Application, *, today: dt.date | None = None) -
         "today": today,
         "current_parties": parties_on(application, today),
         "former_parties": parties_former(application, today),
-        "amendments": application.om_amendments.order_by("agreed_on", "pk"),
+        "amendments": related_rows(application, "om_amendments", "agreed_on", "pk"),
         "obligations": obligations,
         "can": {key: step_available(user, application, key, steps=OM_STEPS) for key in OM_STEPS},
         "perpetual_conditions": conditions_in_phase(application, PermitCondition.Phase.PERPETUAL),

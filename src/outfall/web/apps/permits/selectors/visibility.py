@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 
 from outfall.compliance.lifecycle import PermitState
 from outfall.web.apps.core.permissions import is_permit_staff, towns_with_role
 from outfall.web.apps.core.roles import PERMIT_STAFF
-from outfall.web.apps.kit.selectors import row_or_404
+from outfall.web.apps.kit.selectors import prefetch_together, row_or_404
 from outfall.web.apps.permits.models import (
     Application,
     AsBuilt,
@@ -88,25 +88,39 @@ VOTES = Prefetch("votes", queryset=BoardVote.objects.select_related("member", "r
 SITE_REVIEWS_SHOWN = 5
 """The latest site review runs the case page lists (the newest is the checklist's)."""
 
-CASE_PAGE_RECORDS = (
+CASE_PAGE_TOGETHER = (
     "plan_items",
     "fees",
     "clerk_filings",
     "easements",
-    "hearing__sessions",
-    "responsible_parties",
+    "extensions",
+    Prefetch("referrals", queryset=Referral.objects.order_by("response_due")),
+    Prefetch("om_obligations", queryset=OMObligation.objects.order_by("next_due")),
     "om_obligations__reports",
+    "inspections",
+    Prefetch("inspections__deficiencies", queryset=Deficiency.objects.order_by("correct_by")),
+    "responsible_parties",
+    "hearing__sessions",
     "surety__releases",
+    Prefetch("waivers", queryset=WaiverRequest.objects.order_by("submitted_on", "pk")),
+    Prefetch("documents", queryset=GeneratedDocument.objects.order_by("-generated_at", "-pk")),
+    Prefetch("conditions", queryset=PermitCondition.objects.order_by("number")),
+    "completeness_reviews",
+    "change_notices",
+    "om_amendments",
+)
+"""The small kinds of record the case page's panels and clocks read, all in one query
+(`kit.selectors.prefetch_together`); the hearing and surety are joined with the case."""
+
+CASE_PAGE_RECORDS = (
+    Prefetch("as_builts", queryset=AsBuilt.objects.select_related("upload")),
     Prefetch("inspections__photos", queryset=Upload.objects.order_by("pk")),
     Prefetch(
         "site_reviews",
         queryset=SiteReviewRun.objects.order_by("-run_at", "-pk")[:SITE_REVIEWS_SHOWN],
         to_attr="site_reviews_latest",
     ),
-    Prefetch(
-        "waivers",
-        queryset=WaiverRequest.objects.order_by("submitted_on", "pk").prefetch_related(VOTES),
-    ),
+    Prefetch("waivers__votes", queryset=VOTES.queryset),
     Prefetch("decision__votes", queryset=VOTES.queryset),
     Prefetch(
         "board_attendance",
@@ -114,23 +128,22 @@ CASE_PAGE_RECORDS = (
             "member__last_name", "member__first_name"
         ),
     ),
-    Prefetch("documents", queryset=GeneratedDocument.objects.order_by("-generated_at", "-pk")),
-    Prefetch("conditions", queryset=PermitCondition.objects.order_by("number")),
 )
-"""What the case page's panels read of a case's records beside its clocks', each kind in one
-query; the panels take them with `kit.selectors.related_rows` (issue 13)."""
+"""The kinds the case page reads with their joined rows, a query each after
+`CASE_PAGE_TOGETHER`; the panels take every kind with `kit.selectors.related_rows` (issue 13)."""
 
 
 def application_page_get(user, pk: int) -> Application:
     """`application_get` for the case page: the records its panels and clocks read fetched with
-    it, once."""
-    return row_or_404(
-        with_case_records(application_list_visible_to(user))
-        .select_related(*CASE_PAGE_ONE_TO_ONE)
-        .prefetch_related(*CASE_PAGE_RECORDS),
+    it, once (what `with_case_records` reads among them)."""
+    application = row_or_404(
+        application_list_visible_to(user).select_related(*CASE_PAGE_ONE_TO_ONE),
         pk,
         "No such application",
     )
+    prefetch_together([application], *CASE_PAGE_TOGETHER)
+    prefetch_related_objects([application], *CASE_PAGE_RECORDS)
+    return application
 
 
 def application_list_public(town=None) -> QuerySet[Application]:
