@@ -126,6 +126,7 @@ def _row(e: IndexEntry, town) -> DueClock:
         source=case.source,
         case_type=e.case_type,
         case_id=e.case_id,
+        case_pk=int(e.case_id),
         application_id=case.application_id,
         case_number=case.number,
         case_title=case.title,

@@ -49,6 +49,9 @@ class DueClock(models.Model):
     uid = models.CharField(max_length=200, unique=True)
     case_type = models.CharField(max_length=40, help_text="as the audit rows name the case")
     case_id = models.CharField(max_length=40)
+    case_pk = models.BigIntegerField(
+        help_text="the case's primary key as a number, which the readers' visibility joins on"
+    )
     application_id = models.BigIntegerField(null=True, blank=True)
     due = models.DateField(null=True, blank=True)
     raw_due = models.DateField(null=True, blank=True)
@@ -68,6 +71,7 @@ class DueClock(models.Model):
         indexes = [
             models.Index(fields=["town", "due"]),
             models.Index(fields=["case_type", "case_id"]),
+            models.Index(fields=["case_type", "case_pk"]),
             models.Index(fields=["risk", "due"]),
         ]
 
