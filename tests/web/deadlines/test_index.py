@@ -123,6 +123,27 @@ def test_the_dashboard_and_home_page_read_as_many_queries_for_many_cases_as_for_
     assert len(clock_list_visible_to(people["clerk"])) == 7 * 3
 
 
+def test_the_dashboard_and_home_page_read_no_more_index_rows_than_they_show(
+    client, people, complete_case
+):
+    """Every read of the index's rows is a count or a page (LIMIT): a page never fetches the
+    clocks it does not show."""
+    complete_case()
+    client.force_login(people["clerk"])
+    for url in ("/deadlines/", "/"):
+        client.get(url)  # the index laid out first
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url).status_code == 200
+        rows = [
+            q["sql"]
+            for q in queries.captured_queries
+            if q["sql"].startswith("SELECT")
+            and 'FROM "deadlines_dueclock"' in q["sql"]
+            and "COUNT(" not in q["sql"]
+        ]
+        assert rows and all("LIMIT" in sql for sql in rows), (url, rows)
+
+
 def test_another_town_s_clerk_sees_none_of_the_town_s_clocks_and_an_applicant_only_theirs(
     people, complete_case, exampleton
 ):

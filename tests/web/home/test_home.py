@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from outfall.web.apps.core.models import Membership
+from outfall.web.apps.home import selectors as home_selectors
 from outfall.web.apps.permits.models import OMObligation, ReviewComment
 
 pytestmark = pytest.mark.django_db
@@ -141,6 +142,20 @@ def test_an_applicant_sees_their_own_applications_drafts_included(client, people
     assert caseload["draft"].number in own
     assert caseload["closed"].number not in page
     assert "Clocks needing attention" not in page
+
+
+def test_an_applicant_with_many_applications_sees_the_first_few_and_the_way_to_the_rest(
+    client, people, caseload, monkeypatch
+):
+    """The home page lists a page's worth of a person's own applications and clocks, however
+    many they have; the case list and the dashboard hold the rest a page at a time."""
+    monkeypatch.setattr(home_selectors, "OWN_SHOWN", 1)
+    summary = home_selectors.applicant_summary(people["applicant"], today=timezone.localdate())
+    assert len(summary.applications) == 1 < summary.applications_total
+    assert len(summary.clocks) == 1 < summary.clocks_total
+    page = _home(client, people["applicant"])
+    assert f"your {summary.applications_total} applications" in page
+    assert f"of {summary.clocks_total} open clocks" in page
 
 
 def test_an_applicant_sees_the_request_waiting_for_them_until_it_is_resolved(

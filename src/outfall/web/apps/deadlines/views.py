@@ -59,6 +59,13 @@ def default_side(user, town) -> str:
     return ""
 
 
+def _clocks_of(rows, today):
+    """The clocks of the index `rows`, read only as a download takes them (a generator
+    expression would read every row at once, for the page too)."""
+    for row in rows.iterator():
+        yield row_clock(row, today)
+
+
 @login_required
 @require_GET
 def dashboard(request):
@@ -73,7 +80,7 @@ def dashboard(request):
         case = form.cleaned_data["case"] or None
         side = form.cleaned_data["side"]
     rows = clock_rows_visible_to(request.user, today=today, kind=kind, case_number=case, side=side)
-    download = exported(request, "deadlines", CLOCK_COLUMNS, (row_clock(r, today) for r in rows))
+    download = exported(request, "deadlines", CLOCK_COLUMNS, _clocks_of(rows, today))
     if download is not None:
         return download
     page = Paginator(rows, CLOCKS_PER_PAGE).get_page(request.GET.get("page"))

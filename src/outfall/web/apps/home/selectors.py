@@ -15,10 +15,10 @@ from django.utils import timezone
 from outfall.compliance.lifecycle import STATE_LABELS, PermitState
 from outfall.web.apps.core.permissions import is_permit_staff, roles_in
 from outfall.web.apps.core.roles import ROLE_LABELS, Role
+from outfall.web.apps.deadlines.index import row_clock
 from outfall.web.apps.deadlines.selectors import (
     CaseClock,
     ClockState,
-    clock_list_visible_to,
     clock_rows_visible_to,
     clock_summary,
     open_cases_visible_to,
@@ -29,6 +29,9 @@ from outfall.web.apps.permits.models import Application, ReviewComment
 from outfall.web.apps.permits.selectors import application_list_visible_to
 
 URGENT_SHOWN = 8
+OWN_SHOWN = 20
+"""How many of a person's own applications, requests and clocks the home page lists; the
+rest are a link away (the case list and the dashboard, each a page at a time)."""
 ATTENTION = (ClockState.WARNING, ClockState.OVERDUE)
 
 
@@ -60,6 +63,9 @@ class ApplicantSummary:
     applications: list[Application]
     requests: list[ReviewComment]
     clocks: list[CaseClock] = field(default_factory=list)
+    applications_total: int = 0
+    requests_total: int = 0
+    clocks_total: int = 0
 
 
 @dataclass
@@ -87,8 +93,17 @@ def staff_summary(user, town, *, today: dt.date) -> StaffSummary:
     return StaffSummary(by_state, urgent, overdue, warning)
 
 
+def _first(rows) -> tuple[list, int]:
+    """The first `OWN_SHOWN` of `rows` and how many there are (counted only when there are
+    more)."""
+    shown = OWN_SHOWN
+    first = list(rows[: shown + 1])
+    return first[:shown], (rows.count() if len(first) > shown else len(first))
+
+
 def applicant_summary(user, *, today: dt.date) -> ApplicantSummary:
-    """The user's own applications (newest first), open requests to them, and their clocks."""
+    """The user's own applications (the newest first), open requests to them and their
+    clocks (the soonest first): the first `OWN_SHOWN` of each, with how many there are."""
     own = application_list_visible_to(user).filter(applicant=user)
     requests = (
         ReviewComment.objects.filter(
@@ -100,10 +115,20 @@ def applicant_summary(user, *, today: dt.date) -> ApplicantSummary:
         .select_related("application", "author")
         .order_by("created_at", "pk")
     )
-    clocks = clock_list_visible_to(
+    rows = clock_rows_visible_to(
         user, today=today, applications=open_cases_visible_to(user).filter(applicant=user)
     )
-    return ApplicantSummary(list(own.order_by("-updated_at", "-pk")), list(requests), clocks)
+    applications, applications_total = _first(own.order_by("-updated_at", "-pk"))
+    requests, requests_total = _first(requests)
+    clocks, clocks_total = _first(rows)
+    return ApplicantSummary(
+        applications,
+        requests,
+        [row_clock(r, today) for r in clocks],
+        applications_total,
+        requests_total,
+        clocks_total,
+    )
 
 
 def home_summary(user, town, *, today: dt.date | None = None) -> HomeSummary:
